@@ -1,0 +1,145 @@
+"""Moves: small immutable values with a one-line text notation.
+
+The text form is what the move log stores and what the terminal game accepts:
+
+    play R7 3        play a clan card, a morale tactic or a terrain tactic at stone 3
+    claim 3          claim stone 3
+    pass             no card can be played
+    draw clan        end the turn by drawing (``draw tactic`` in the tactics variant;
+                     ``draw none`` when both decks are empty)
+    scout            play Scout; then three ``draw`` moves and one ``return``
+    return R7 Fog    Scout: put these two cards back on their decks (the last on top)
+    redeploy R7 3 5  move own card from stone 3 to stone 5 (``discard`` instead of 5)
+    deserter R7 3    discard an opponent's card at stone 3
+    traitor R7 3 5   take an opponent's clan card from stone 3 to own side of stone 5
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Union
+
+from rules.cards import MAX_VALUE, Card, parse_card
+from rules.errors import NotationError
+
+Deck = Literal["clan", "tactic"]
+DECKS: tuple[Deck, ...] = ("clan", "tactic")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    card: Card
+    stone: int  # 1-9
+
+    def __str__(self) -> str:
+        return f"play {self.card} {self.stone}"
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    stone: int
+
+    def __str__(self) -> str:
+        return f"claim {self.stone}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    deck: Deck | None  # None only when both decks are empty
+
+    def __str__(self) -> str:
+        return f"draw {self.deck or 'none'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Scout:
+    def __str__(self) -> str:
+        return "scout"
+
+
+@dataclass(frozen=True, slots=True)
+class ScoutReturn:
+    cards: tuple[Card, Card]  # the second ends on top of its deck
+
+    def __str__(self) -> str:
+        return f"return {self.cards[0]} {self.cards[1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Redeploy:
+    card: Card
+    from_stone: int
+    to_stone: int | None  # None: discard
+
+    def __str__(self) -> str:
+        return f"redeploy {self.card} {self.from_stone} {self.to_stone or 'discard'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Deserter:
+    card: Card
+    stone: int
+
+    def __str__(self) -> str:
+        return f"deserter {self.card} {self.stone}"
+
+
+@dataclass(frozen=True, slots=True)
+class Traitor:
+    card: Card
+    from_stone: int
+    to_stone: int
+
+    def __str__(self) -> str:
+        return f"traitor {self.card} {self.from_stone} {self.to_stone}"
+
+
+Move = Union[PlayCard, Claim, Pass, Draw, Scout, ScoutReturn, Redeploy, Deserter, Traitor]
+
+
+def _stone(text: str, whole: str) -> int:
+    if not text.isdigit():
+        raise NotationError(whole, what="move")
+    return int(text)
+
+
+def parse_move(text: str, *, max_value: int = MAX_VALUE) -> Move:
+    """Parse the text notation above (case-insensitive). Raises NotationError."""
+    words = text.strip().split()
+    if not words:
+        raise NotationError(text, what="move")
+    verb, args = words[0].lower(), words[1:]
+
+    def card(i: int) -> Card:
+        return parse_card(args[i], max_value=max_value)
+
+    try:
+        if verb == "play" and len(args) == 2:
+            return PlayCard(card(0), _stone(args[1], text))
+        if verb == "claim" and len(args) == 1:
+            return Claim(_stone(args[0], text))
+        if verb == "pass" and not args:
+            return Pass()
+        if verb == "draw" and len(args) == 1 and args[0].lower() in ("clan", "tactic", "none"):
+            deck = args[0].lower()
+            return Draw(None if deck == "none" else deck)  # type: ignore[arg-type]
+        if verb == "scout" and not args:
+            return Scout()
+        if verb == "return" and len(args) == 2:
+            return ScoutReturn((card(0), card(1)))
+        if verb == "redeploy" and len(args) == 3:
+            to = None if args[2].lower() == "discard" else _stone(args[2], text)
+            return Redeploy(card(0), _stone(args[1], text), to)
+        if verb == "deserter" and len(args) == 2:
+            return Deserter(card(0), _stone(args[1], text))
+        if verb == "traitor" and len(args) == 3:
+            return Traitor(card(0), _stone(args[1], text), _stone(args[2], text))
+    except IndexError:
+        pass
+    raise NotationError(text, what="move")
