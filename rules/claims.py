@@ -1,0 +1,271 @@
+"""Claims: may a player take a stone now?
+
+- :func:`prove_claim` returns a :class:`Proof` (``ok``, ``counter_example``, ``mine``,
+  ``best_theirs``); the game uses it for legal moves and to explain a failed claim.
+- :func:`claim_is_provable` is the public contract: the same answer as a bool.
+
+The rule (RULES.md, Claims): if the opponent's side is complete the two sides are
+compared and a tie goes to the side completed first. If it is incomplete, the claim holds
+only if no completion of it from the clan cards not on the table (deck and both hands)
+beats the claimer's side; an equal completion does not beat it, since the claimer
+completed first. Jokers already on the opponent's side count as they lie, at their best
+value; unplayed tactic cards are never considered. Too few clan cards left to complete
+the opponent's side: the claim holds.
+
+**Fast path for the game**: pass card objects for ``mine`` and ``theirs`` and
+``unplayed`` as an ``int`` bit mask of card ids (``sum(1 << card.id for card in ...)``,
+bit ``card.id`` set for every clan card not on the table). Bits of tactic cards, of cards
+outside the ruleset and of cards on either side are ignored. ``unplayed`` may also be any
+iterable (set, frozenset, list) of card objects or texts.
+
+How it is fast: the best completion of the opponent's side is not searched by
+enumeration. The formations are tried strongest first, and for each one the best
+completion is built directly from per-colour bit masks of the unplayed values (highest
+run window that the unplayed cards and jokers can fill, highest value with enough
+colours left, best colour, highest values). The first formation that can be reached, at
+its best total, is the strongest completion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rules.cards import CARDS_BY_ID, Card, ClanCard, TacticCard
+from rules.formations import (
+    _COLOUR,
+    _COLOUR_RUN,
+    _RUN,
+    _TRIPS,
+    Strength,
+    Tables,
+    parse_side,
+    side_key,
+    strength_of_key,
+    tables,
+)
+from rules.rulesets import SCHOTTEN_TOTTEN, Ruleset
+
+__all__ = ["Proof", "claim_is_provable", "prove_claim"]
+
+_COLOUR_BITS = 10  # card.id = colour index * 10 + value - 1
+_COLOUR_FIELD = (1 << _COLOUR_BITS) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Proof:
+    """The answer to a claim. ``bool(proof)`` is ``proof.ok``.
+
+    ``counter_example`` (only when not ok): a full side the opponent could end with that
+    beats ``mine``: their cards as they lie, then the unplayed clan cards that complete it.
+    ``best_theirs``: the strongest side the opponent has or can still reach; ``None`` when
+    too few clan cards are left to complete it.
+    """
+
+    ok: bool
+    counter_example: tuple[Card, ...] | None
+    mine: Strength
+    best_theirs: Strength | None
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+def _unplayed_mask(unplayed: int | Iterable[str | Card], t: Tables) -> int:
+    if isinstance(unplayed, int):
+        return unplayed & t.clan_mask
+    mask = 0
+    for item in unplayed:
+        card = item if type(item) is ClanCard or type(item) is TacticCard else t.ruleset.parse_card(item)
+        if type(card) is ClanCard:
+            mask |= 1 << card.id
+    return mask & t.clan_mask
+
+
+def _supply(need: int, jokers: Sequence[int], avail: int) -> int:
+    """Values of ``need`` the unplayed cards must give once the jokers took theirs, or -1."""
+    if not jokers:
+        return need if not need & ~avail else -1
+    options = need & jokers[0]
+    while options:
+        bit = options & -options
+        rest = _supply(need ^ bit, jokers[1:], avail)
+        if rest >= 0:
+            return rest
+        options ^= bit
+    return -1
+
+
+def _top(fields: Sequence[int], m: int, max_value: int) -> tuple[int, list[int]]:
+    """Sum and card ids of the ``m`` highest unplayed values over the given colour fields."""
+    total = 0
+    ids: list[int] = []
+    for v in range(max_value, 0, -1):
+        bit = 1 << (v - 1)
+        for c, field in enumerate(fields):
+            if field & bit:
+                total += v
+                ids.append(c * _COLOUR_BITS + v - 1)
+                if len(ids) == m:
+                    return total, ids
+    return total, ids
+
+
+def _ids_of(values: int, field_of: Sequence[int], colours: Sequence[int]) -> list[int]:
+    """Card ids for each value bit, each from the first of ``colours`` that has it."""
+    ids = []
+    while values:
+        bit = values & -values
+        v = bit.bit_length()
+        for c in colours:
+            if field_of[c] & bit:
+                ids.append(c * _COLOUR_BITS + v - 1)
+                break
+        values ^= bit
+    return ids
+
+
+def best_completion(
+    clan: Sequence[ClanCard], jokers: Sequence[int], m: int, unplayed: int, fog: bool, t: Tables
+) -> tuple[int, list[int]]:
+    """Strongest key that ``m`` unplayed clan cards can give this side, and their ids.
+
+    ``jokers`` are value masks. Requires at least ``m`` cards in ``unplayed``.
+    """
+    max_value = t.max_value
+    fields = [unplayed >> (c * _COLOUR_BITS) & _COLOUR_FIELD for c in range(6)]
+    n = len(clan) + len(jokers) + m
+    base = sum(c.value for c in clan) + sum(j.bit_length() for j in jokers)
+    if fog:
+        total, ids = _top(fields, m, max_value)
+        return base + total, ids
+
+    vmask = 0
+    colour_set = set()
+    for card in clan:
+        vmask |= 1 << (card.value - 1)
+        colour_set.add(card.id // _COLOUR_BITS)
+    distinct = vmask.bit_count() == len(clan)
+    colours = tuple(colour_set) if colour_set else tuple(range(6))
+    same_colour = len(colour_set) <= 1
+    full = (1 << n) - 1
+    lows = range(max_value - n + 1, 0, -1)
+    if clan:  # the window must hold the clan values: skip the hopeless ones
+        lows = range(min(max_value - n + 1, clan[0].value), max(0, clan[0].value - n), -1)
+
+    if distinct and same_colour:
+        for low in lows:
+            window = full << (low - 1)
+            if vmask & ~window:
+                continue
+            need = window & ~vmask
+            for c in colours:
+                got = _supply(need, jokers, fields[c])
+                if got >= 0:
+                    return _COLOUR_RUN | (n * low + n * (n - 1) // 2), _ids_of(got, fields, (c,))
+
+    if vmask.bit_count() <= 1:
+        bits = (vmask,) if vmask else tuple(1 << v for v in range(max_value - 1, -1, -1))
+        for bit in bits:
+            if all(j & bit for j in jokers):
+                have = [c for c in range(6) if fields[c] & bit]
+                if len(have) >= m:
+                    v = bit.bit_length()
+                    return _TRIPS | n * v, [c * _COLOUR_BITS + v - 1 for c in have[:m]]
+
+    if same_colour:
+        best, best_ids = -1, []
+        for c in colours:
+            if fields[c].bit_count() >= m:
+                total, ids = _top((fields[c],), m, max_value)
+                if total > best:
+                    best, best_ids = total, [c * _COLOUR_BITS + i for i in ids]
+        if best >= 0:
+            return _COLOUR | (base + best), best_ids
+
+    if distinct:
+        anyval = fields[0] | fields[1] | fields[2] | fields[3] | fields[4] | fields[5]
+        for low in lows:
+            window = full << (low - 1)
+            if vmask & ~window:
+                continue
+            got = _supply(window & ~vmask, jokers, anyval)
+            if got >= 0:
+                return _RUN | (n * low + n * (n - 1) // 2), _ids_of(got, fields, range(6))
+
+    total, ids = _top(fields, m, max_value)
+    return base + total, ids
+
+
+def prove_claim(
+    mine: Iterable[str | Card],
+    theirs: Iterable[str | Card],
+    unplayed: int | Iterable[str | Card],
+    *,
+    needed: int = 3,
+    fog: bool = False,
+    mine_completed_first: bool = True,
+    ruleset: Ruleset | str = SCHOTTEN_TOTTEN,
+) -> Proof:
+    """Can the player with the complete side ``mine`` claim the stone now?
+
+    ``theirs``: the opponent's side at the stone (possibly empty or complete);
+    ``unplayed``: the clan cards not on the table, as an int mask of card ids (fast) or an
+    iterable of cards; ``needed``: 3, or 4 under Mud; ``mine_completed_first`` decides a
+    tie between two complete sides. Raises :class:`ValueError` if ``mine`` is incomplete.
+    """
+    t = tables(ruleset)
+    mine_clan, mine_jokers = parse_side(mine, t)
+    their_clan, their_jokers = parse_side(theirs, t)
+    mine_key = side_key(mine_clan, mine_jokers, needed, fog, t)
+    mine_strength = strength_of_key(mine_key)
+    missing = needed - len(their_clan) - len(their_jokers)
+    if missing <= 0:
+        their_key = side_key(their_clan, their_jokers, needed, fog, t)
+        ok = mine_key > their_key or (mine_key == their_key and mine_completed_first)
+        counter = None if ok else (*their_clan, *their_jokers)
+        return Proof(ok, counter, mine_strength, strength_of_key(their_key))
+
+    pool = _unplayed_mask(unplayed, t)
+    for card in mine_clan:
+        pool &= ~(1 << card.id)
+    for card in their_clan:
+        pool &= ~(1 << card.id)
+    if pool.bit_count() < missing:
+        return Proof(True, None, mine_strength, None)
+    jvals = [t.joker_values[j.tactic] for j in their_jokers]
+    their_key, ids = best_completion(their_clan, jvals, missing, pool, fog, t)
+    if their_key <= mine_key:  # an equal completion loses: mine was complete first
+        return Proof(True, None, mine_strength, strength_of_key(their_key))
+    counter = (*their_clan, *their_jokers, *(CARDS_BY_ID[i] for i in sorted(ids)))
+    return Proof(False, counter, mine_strength, strength_of_key(their_key))
+
+
+def claim_is_provable(
+    mine: Sequence[str | Card],
+    theirs: Sequence[str | Card],
+    unplayed: Iterable[str | Card] | int,
+    *,
+    mud: bool = False,
+    fog: bool = False,
+    mine_completed_first: bool = True,
+    ruleset: Ruleset | str = SCHOTTEN_TOTTEN,
+) -> bool:
+    """Public contract: may the player whose complete side is ``mine`` claim the stone now?
+
+    Cards are texts or card objects; ``unplayed`` the clan cards not on the table (deck
+    and both hands). A side that is not complete yet can never claim: ``False``.
+    """
+    needed = 4 if mud else 3
+    mine = list(mine)
+    if len(mine) < needed:
+        return False
+    return prove_claim(
+        mine,
+        theirs,
+        unplayed,
+        needed=needed,
+        fog=fog,
+        mine_completed_first=mine_completed_first,
+        ruleset=ruleset,
+    ).ok
