@@ -1,0 +1,264 @@
+"""Plain-text rendering of a board and a hand, at most 40 columns wide.
+
+Pure functions of a :class:`rules.view.PlayerView` (or anything with the same public
+fields): no Discord, no I/O. The Discord cogs wrap the board in a code block; the
+terminal game prints it as is.
+
+    render_board(view, names=("Alice", "Bob"))   # the table, the viewer at the bottom
+    render_hand(view)                            # "B2 G7 R7 Leader" (command notation)
+    render_move(player, move, names)             # "Alice played R7 at 3"
+
+A board never shows a hand: only the cards on the table, hand sizes and deck sizes, so
+it is safe for a public channel whichever player's view it is drawn from.
+
+Layout (9 stones, one 4-character column each)::
+
+    Bob (6 cards)
+      .   .  B3   .   .   .   .   .   .
+      .  G5  B4   .   .   .   .   .   .
+     ^1   2   3M v4   5   6   7   8   9
+     R7   .   .  P9   .   .   .   .   .
+    Alice (5 cards)
+    ^ Bob  v Alice
+    Deck: 38   Turn: Alice
+    Last: Bob played B3 at 3
+
+Cards nearest the stone row were played first. ``^``/``v`` before a stone number marks
+its owner (the top or the bottom player); ``M``/``F`` after it marks Mud and Fog.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from bot.text import t
+from rules.cards import Card, Tactic
+from rules.moves import Claim, Draw, Pass, PlayCard
+from rules.rulesets import get_ruleset
+
+WIDTH = 40
+CELL = 4  # one stone column: a card right-aligned in 3 characters and a space
+
+# Board abbreviations of the morale tactics (3 characters, to keep the columns).
+_SHORT = {
+    Tactic.LEADER: "Ldr",
+    Tactic.REINFORCEMENT: "Rnf",
+    Tactic.SHIELD_BEARER: "Shb",
+    Tactic.FOG: "Fog",
+    Tactic.MUD: "Mud",
+    Tactic.SCOUT: "Sct",
+    Tactic.REDEPLOY: "Rdp",
+    Tactic.DESERTER: "Dsr",
+    Tactic.TRAITOR: "Trt",
+}
+
+
+def card_text(card: Card) -> str:
+    """A card in the notation the commands accept: ``R7``, ``Leader``."""
+    return str(card)
+
+
+def short_card(card: Card) -> str:
+    """A card in at most 3 characters, for the board columns."""
+    tactic = getattr(card, "tactic", None)
+    if tactic is not None:
+        return _SHORT[tactic]
+    return str(card)
+
+
+def sort_hand(cards: Iterable[Card]) -> list[Card]:
+    """Clan cards by colour then value, tactic cards last."""
+    return sorted(cards, key=lambda c: (c.is_tactic, c.id))
+
+
+def render_hand(view: Any) -> str:
+    """The viewer's own hand in command notation, sorted: ``"B2 G7 R7 Leader"``."""
+    return " ".join(card_text(c) for c in sort_hand(view.hand))
+
+
+def _fit(text: str, width: int = WIDTH) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _short_name(name: str, width: int = 16) -> str:
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def render_move(player: int, move: Any, names: Sequence[str]) -> str:
+    """One public move as a sentence: ``"Alice played R7 at 3"``. A draw never says
+    which card was drawn."""
+    name = names[player]
+    if move is None:  # the opponent's Scout return: hidden
+        return t("move.other", name=name, move="scout")
+    if isinstance(move, PlayCard):
+        return t("move.play", name=name, card=card_text(move.card), stone=move.stone)
+    if isinstance(move, Claim):
+        return t("move.claim", name=name, stone=move.stone)
+    if isinstance(move, Pass):
+        return t("move.pass", name=name)
+    if isinstance(move, Draw):
+        return t("move.draw", name=name)
+    text = str(move)
+    if text == "resign":
+        return t("move.resign", name=name)
+    if text in ("forfeit", "timeout"):
+        return t("move.forfeit", name=name)
+    return t("move.other", name=name, move=text)
+
+
+def last_turn(moves: Sequence[tuple[int, Any]]) -> tuple[int, list[Any]] | None:
+    """The most recent player's moves of their latest turn, draws left out."""
+    if not moves:
+        return None
+    player = moves[-1][0]
+    turn: list[Any] = []
+    for who, move in reversed(moves):
+        if who != player:
+            break
+        if not isinstance(move, Draw):
+            turn.append(move)
+    turn.reverse()
+    return player, turn
+
+
+def render_last(moves: Sequence[tuple[int, Any]], names: Sequence[str]) -> str | None:
+    """The latest turn in one line (``"Bob claimed stone 4, Bob played G3 at 2"``)."""
+    found = last_turn(moves)
+    if found is None or not found[1]:
+        return None
+    player, turn = found
+    return "; ".join(render_move(player, m, names) for m in turn)
+
+
+def render_result(result: Any, names: Sequence[str]) -> str:
+    """The end of a game as a sentence."""
+    if result is None:
+        return ""
+    winner = getattr(result, "winner", None)
+    stones = tuple(getattr(result, "stones", (0, 0)) or (0, 0))
+    if winner is None:
+        return t("result.draw")
+    return t(
+        f"result.win.{result.reason}",
+        winner=names[winner],
+        loser=names[1 - winner],
+        n0=stones[winner],
+        n1=stones[1 - winner],
+    )
+
+
+# ---------------------------------------------------------------------- board
+
+
+def _sides(stone: Any) -> tuple[Sequence[Card], Sequence[Card]]:
+    return stone.sides[0], stone.sides[1]
+
+
+def _terrain(stone: Any) -> str:
+    marks = ""
+    if getattr(stone, "mud", None) is not None:
+        marks += "M"
+    if getattr(stone, "fog", None) is not None:
+        marks += "F"
+    return marks
+
+
+def _card_rows(stones: Sequence[Any], player: int, *, top: bool) -> list[str]:
+    columns = [list(_sides(s)[player]) for s in stones]
+    height = max([1, *(len(c) for c in columns)])
+    rows = []
+    for depth in range(height):
+        cells = []
+        for cards in columns:
+            cell = short_card(cards[depth]) if depth < len(cards) else "."
+            cells.append(cell.rjust(CELL - 1) + " ")
+        rows.append("".join(cells).rstrip())
+    # The first card played lies next to the stone: above the stones that is the
+    # lowest row, so the top player's rows are reversed.
+    return rows[::-1] if top else rows
+
+
+def _stone_row(stones: Sequence[Any], bottom: int) -> str:
+    cells = []
+    for number, stone in enumerate(stones, start=1):
+        owner = stone.owner
+        mark = " " if owner is None else ("v" if owner == bottom else "^")
+        cells.append(f"{mark}{number}{_terrain(stone)}".ljust(CELL))
+    return "".join(cells).rstrip()
+
+
+def render_board(
+    view: Any,
+    names: Sequence[str] = ("Player 1", "Player 2"),
+    *,
+    bottom: int | None = None,
+    game_id: int | None = None,
+) -> str:
+    """The table as text lines (no code fence), at most 40 characters wide.
+
+    ``names`` are the players' display names (player 0, player 1). ``bottom`` is the
+    player drawn below the stones; by default the view's own player, so each player
+    sees their opponent's cards above the stones. Only public information is drawn.
+    """
+    if bottom is None:
+        bottom = getattr(view, "player", 0) or 0
+    top = 1 - bottom
+    stones = view.stones
+    hand_sizes = _hand_sizes(view)
+    lines: list[str] = []
+    if game_id is not None:
+        lines.append(_fit(t("board.title", game_id=game_id, ruleset=_ruleset_title(view))))
+    lines.append(_fit(t("board.hand_size", name=_short_name(names[top]), cards=hand_sizes[top])))
+    lines.extend(_card_rows(stones, top, top=True))
+    lines.append(_stone_row(stones, bottom))
+    lines.extend(_card_rows(stones, bottom, top=False))
+    lines.append(_fit(t("board.hand_size", name=_short_name(names[bottom]), cards=hand_sizes[bottom])))
+    lines.append(_fit(t("board.legend", top=_short_name(names[top], 17), bottom=_short_name(names[bottom], 17))))
+    if any(_terrain(s) for s in stones):
+        lines.append(t("board.terrain"))
+    decks = view.deck_sizes
+    if view.options.tactics:
+        lines.append(_fit(t("board.decks", clan=decks[0], tactic=decks[1])))
+    else:
+        lines.append(_fit(t("board.deck", clan=decks[0])))
+    last = render_last(view.last_moves, names)
+    if last:
+        lines.append(_fit(t("board.last", text=last)))
+    if view.result is not None:
+        for line in _wrap(t("board.over", result=render_result(view.result, names))):
+            lines.append(line)
+    elif view.current_player is not None:
+        lines.append(_fit(t("board.turn", name=names[view.current_player])))
+    return "\n".join(lines)
+
+
+def _ruleset_title(view: Any) -> str:
+    return get_ruleset(view.options.ruleset).title
+
+
+def _hand_sizes(view: Any) -> tuple[int, int]:
+    sizes = [0, 0]
+    sizes[view.player] = len(view.hand)
+    sizes[1 - view.player] = view.opponent_hand_size
+    return sizes[0], sizes[1]
+
+
+def _wrap(text: str, width: int = WIDTH) -> list[str]:
+    """Greedy word wrap (the board's long lines: results)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    if current:
+        lines.append(current)
+    return [_fit(line, width) for line in lines]
+
+
+def code_block(text: str) -> str:
+    """Wrap rendered text in a Discord code block."""
+    return f"```\n{text}\n```"

@@ -1,0 +1,270 @@
+"""The message catalogue: every user-facing string of the bot, in one place.
+
+``t(key, **params)`` looks a key up and formats it with ``str.format``. To translate the
+bot, replace :data:`CATALOGUE` (or load another one into it); code never builds
+user-facing sentences itself.
+
+Engine errors (``rules.errors``) and service errors (``bot.errors``) carry a stable
+``code``; :func:`error_text` maps them to ``error.<code>`` keys here, so an error is
+translated exactly like any other message.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+CATALOGUE: dict[str, str] = {
+    # ---------------------------------------------------------------- commands
+    "cmd.group": "Play Schotten-Totten",
+    "cmd.challenge": "Challenge a member to a game of Schotten-Totten",
+    "cmd.challenge.opponent": "Who you want to play against",
+    "cmd.challenge.tactics": "Play with the ten tactic cards",
+    "cmd.challenge.claims": "When stones may be claimed",
+    "cmd.challenge.ruleset": "Which deck to play with",
+    "cmd.play": "Play a card from your hand at a stone",
+    "cmd.play.card": "The card, e.g. R7",
+    "cmd.play.stone": "The stone, 1-9",
+    "cmd.claim": "Claim a stone",
+    "cmd.claim.stone": "The stone to claim, 1-9",
+    "cmd.pass": "Pass when you cannot play a card",
+    "cmd.hand": "Show your hand (only you can see it)",
+    "cmd.board": "Show the board of a game",
+    "cmd.resign": "Resign a game",
+    "cmd.games": "List your active games",
+    "cmd.rules": "How to play, and the decisions this bot made",
+    "cmd.rules.topic": "Which part of the rules",
+    "cmd.game": "The game id, when you play more than one",
+    "choice.claims.anytime": "anytime (standard)",
+    "choice.claims.turn_start": "turn start (advanced)",
+    "choice.ruleset.schotten_totten": "Schotten-Totten",
+    "choice.ruleset.battle_line": "Battle Line",
+    # -------------------------------------------------------------- challenges
+    "challenge.message": (
+        "{opponent}, {challenger} challenges you to a game of {ruleset}{variant}.\n"
+        "The challenge expires {expires}."
+    ),
+    "challenge.variant.tactics": " with tactic cards",
+    "challenge.variant.turn_start": " (claims at turn start)",
+    "challenge.variant.both": " with tactic cards (claims at turn start)",
+    "challenge.accept": "Accept",
+    "challenge.decline": "Decline",
+    "challenge.accepted": "{opponent} accepted {challenger}'s challenge. Game #{game_id} has started.",
+    "challenge.declined": "{opponent} declined {challenger}'s challenge.",
+    "challenge.expired": "{challenger}'s challenge to {opponent} has expired.",
+    "challenge.withdrawn": "{challenger} withdrew the challenge.",
+    "challenge.sent": "Challenge sent.",
+    # ------------------------------------------------------------------- board
+    "board.title": "Game #{game_id}: {ruleset}",
+    "board.hand_size": "{name} ({cards} cards)",
+    "board.deck": "Deck: {clan}",
+    "board.decks": "Decks: clan {clan}, tactic {tactic}",
+    "board.turn": "Turn: {name}",
+    "board.last": "Last: {text}",
+    "board.legend": "^ {top}  v {bottom}",
+    "board.terrain": "M = Mud, F = Fog",
+    "board.your_turn": "{mention}, your turn.",
+    "board.show_hand": "Show my hand",
+    "board.over": "Game over: {result}",
+    # Last-move lines (public: never a drawn card).
+    "move.play": "{name} played {card} at {stone}",
+    "move.claim": "{name} claimed stone {stone}",
+    "move.pass": "{name} passed",
+    "move.draw": "{name} drew a card",
+    "move.resign": "{name} resigned",
+    "move.forfeit": "{name} ran out of time",
+    "move.other": "{name}: {move}",
+    # ---------------------------------------------------------------- results
+    "result.win.three_adjacent": "{winner} wins with three adjacent stones.",
+    "result.win.five_stones": "{winner} wins with five stones.",
+    "result.win.both_passed": "Both players passed; {winner} wins with more stones ({n0}-{n1}).",
+    "result.win.resigned": "{loser} resigned; {winner} wins.",
+    "result.win.timeout": "{loser} ran out of time; {winner} wins.",
+    "result.draw": "Both players passed with equal stones: the game is a draw.",
+    "announce.claim": "{name} claims stone {stone}.",
+    "announce.end": "Game #{game_id} is over. {result}",
+    # -------------------------------------------------------------------- hand
+    "hand.title": "Game #{game_id} against {opponent}",
+    "hand.cards": "Your hand: {cards}",
+    "hand.empty": "Your hand is empty.",
+    "hand.your_turn": "It is your turn.",
+    "hand.their_turn": "Waiting for {opponent}.",
+    "hand.opponent_did": "{opponent}: {text}",
+    "hand.you_did": "You: {text}",
+    "hand.drew": "You drew {card}.",
+    "hand.over": "The game is over. {result}",
+    "controls.card": "Choose a card",
+    "controls.stone": "Choose a stone",
+    "controls.stone_option": "Stone {stone}",
+    "controls.play": "Play",
+    "controls.claim": "Claim {stone}",
+    "controls.pass": "Pass",
+    "controls.hint": "Pick a card and a stone, then press Play.",
+    "dm.closed": (
+        "I can't send you direct messages, so your hand isn't in your DMs. Use the "
+        "\"Show my hand\" button under the board, or allow direct messages from server "
+        "members (Server menu > Privacy Settings) and I'll send it there."
+    ),
+    "dm.failed_public": "{name} doesn't accept DMs; the \"Show my hand\" button under the board works too.",
+    # ------------------------------------------------------------------ games
+    "games.none": "You have no active games.",
+    "games.header": "Your active games:",
+    "games.line": "#{game_id} against {opponent} in {place}: {turn}",
+    "games.your_turn": "your turn",
+    "games.their_turn": "their turn",
+    "games.dm_place": "direct messages",
+    "games.ambiguous_line": "#{game_id} against {opponent}",
+    "ok.moved": "Done.",
+    "ok.resigned": "You resigned game #{game_id}.",
+    # ------------------------------------------------------------------ timers
+    "timer.reminder": "{mention}, it's your turn in game #{game_id}. You forfeit {deadline} if you don't move.",
+    "timer.forfeit": "{name} did not move in time.",
+    # ------------------------------------------------------------------ errors
+    "error.generic": "Something went wrong on my side. Nothing was changed; please try again.",
+    "error.rules_error": "That is not allowed.",
+    "error.illegal_move": "That move is not allowed now.",
+    "error.unknown_notation": "I don't know \"{text}\". Cards are written like R7 (colour R O Y G B P, then the value).",
+    "error.game_over": "That game is over.",
+    "error.not_your_turn": "It is not your turn.",
+    "error.card_not_in_hand": "You don't have {card} in your hand.",
+    "error.no_such_stone": "There is no stone {stone}; stones are numbered 1-9.",
+    "error.stone_claimed": "Stone {stone} is already claimed.",
+    "error.stone_full": "Your side of stone {stone} is full.",
+    "error.side_incomplete": "Your side of stone {stone} is not complete yet.",
+    "error.claim_timing": "Claims are only allowed at the start of your turn, before you play a card.",
+    "error.wrong_phase": "You can't do that now.",
+    "error.cannot_pass": "You can still play a card, so you can't pass.",
+    "error.deck_empty": "That deck is empty.",
+    "error.tactics_not_in_play": "This game is played without tactic cards.",
+    "error.tactic_limit": "You can't play another tactic card until your opponent plays one.",
+    "error.second_leader": "You already have a Leader on the table; the second one stays in your hand.",
+    "error.bad_target": "That target is not allowed.",
+    "error.claim_not_provable": (
+        "You can't claim stone {stone} yet: your opponent could still beat it with {counter_example}."
+    ),
+    "error.claim_lost": "You can't claim stone {stone}: your opponent's side there is stronger.",
+    "error.service_error": "That didn't work. Nothing was changed.",
+    "error.not_a_player": "You are not a player in that game.",
+    "error.game_not_found": "I can't find that game.",
+    "error.game_finished": "That game is over.",
+    "error.stale_control": "Those controls are from an earlier turn; use the latest message.",
+    "error.ambiguous_game": "You have several active games; choose one with the game option:\n{games}",
+    "error.no_active_game": "You have no active game here.",
+    "error.challenge_self": "You can't challenge yourself.",
+    "error.challenge_bot": "You can't challenge a bot.",
+    "error.challenge_existing": "You already have a game with {opponent} in this channel.",
+    "error.challenge_pending": "You already challenged {opponent} here; wait for an answer.",
+    "error.challenge_guild_only": "Challenges are made in a server channel.",
+    "error.challenge_not_yours": "This challenge is for {opponent}, not for you.",
+    "error.challenge_gone": "This challenge is no longer open.",
+    "error.not_a_member": "Pick a member of this server.",
+    "error.bad_stone": "Stones are numbered 1-{stones}.",
+    "error.choose_first": "Choose a card and a stone first.",
+    "error.cooldown": "Slow down a little and try again in {seconds} seconds.",
+    # ------------------------------------------------------------------- rules
+    "rules.topics": "overview, turn, formations, claims, end, tactics, decisions",
+    "rules.overview": (
+        "**Schotten-Totten** (Reiner Knizia). Nine boundary stones lie between two clans. "
+        "Each player holds 6 cards (54 clan cards: colours R O Y G B P, values 1-9, written R7). "
+        "Build a three-card formation on your side of each stone and claim stones; the first "
+        "to own three adjacent stones or any five stones wins.\n"
+        "Topics: {topics}."
+    ),
+    "rules.turn": (
+        "**A turn**: claim stones (standard: any time before you draw; advanced: only at the "
+        "start of your turn), play one card on your side of an unclaimed stone that has fewer "
+        "than 3 cards there, then draw (the bot draws for you). If you cannot play a card you "
+        "pass.\nCommands: `/schotten play card:R7 stone:3`, `/schotten claim stone:3`, "
+        "`/schotten pass`, or the controls in your DM."
+    ),
+    "rules.formations": (
+        "**Formations**, strongest first: colour run (R3 R4 R5), three of a kind (G7 B7 P7), "
+        "colour (three of one colour), run (consecutive values), sum. Same formation: the higher "
+        "sum wins. Same formation and sum: whoever completed their side first wins. "
+        "Values do not wrap: 8-9-1 is not a run."
+    ),
+    "rules.claims": (
+        "**Claims**: your side of the stone must be complete. If your opponent's side is "
+        "complete too, the stronger side wins. If not, the claim succeeds only when no way of "
+        "completing their side could beat yours, counting only what is on the table: every clan "
+        "card not on the table (the deck and both hands, your own included) may still come. "
+        "A failed claim changes nothing, and I show you a completion that would beat you."
+    ),
+    "rules.end": (
+        "**End**: the game ends at once when a player owns three adjacent stones or any five "
+        "stones. `/schotten resign` gives up; a player who doesn't move in time forfeits."
+    ),
+    "rules.tactics": (
+        "**Tactic cards** (variant): Leader x2 (any colour and value; only one on your side), "
+        "Reinforcement (7, any colour), Shield-bearer (1-3, any colour), Fog (only the sum "
+        "counts), Mud (4 cards on each side), Scout, Redeploy, Deserter, Traitor. You may play a "
+        "tactic card only while you have not played more of them than your opponent."
+    ),
+    "rules.decisions": (
+        "**Our decisions** where the rulebook is silent:\n"
+        "- If both players pass in a row, every stone that can be decided now is decided and the "
+        "game ends: three adjacent or five stones first, otherwise more stones wins, otherwise "
+        "a draw.\n"
+        "- A claim proof counts every clan card not on the table as possibly still coming, the "
+        "claimer's own hand included; unplayed tactic cards are not considered. If too few clan "
+        "cards remain to complete the opponent's side, the claim succeeds.\n"
+        "- If a side holds more cards than it needs (Mud removed later), its strongest subset "
+        "of the needed size counts.\n"
+        "- Empty decks are skipped; the game goes on."
+    ),
+}
+
+# Engine/service error code -> catalogue key, for codes whose key is not simply
+# ``error.<code>`` (kept here so a translation only ever edits this module).
+ERROR_ALIASES: dict[str, str] = {}
+
+
+def t(key: str, /, **params: Any) -> str:
+    """The catalogue text for ``key`` formatted with ``params``.
+
+    A missing key or parameter is a bug, but it should not crash an interaction: it is
+    logged and the key itself is returned.
+    """
+    try:
+        template = CATALOGUE[key]
+    except KeyError:
+        log.error("missing catalogue key %r", key)
+        return key
+    if not params:
+        return template
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        log.error("bad parameters for catalogue key %r: %s", key, sorted(params))
+        return template
+
+
+def has(key: str) -> bool:
+    return key in CATALOGUE
+
+
+def error_text(error: BaseException) -> str:
+    """Translate an engine or service error by its ``code`` (and ``params``).
+
+    Errors without a known code get the generic text: exception messages are never
+    shown to users (they are English and might name things the user must not see).
+    """
+    code = getattr(error, "code", None)
+    if not isinstance(code, str):
+        return t("error.generic")
+    key = ERROR_ALIASES.get(code, f"error.{code}")
+    if key not in CATALOGUE:
+        log.warning("no catalogue text for error code %r", code)
+        return t("error.generic")
+    params = dict(getattr(error, "params", None) or {})
+    params = {k: _plain(v) for k, v in params.items()}
+    return t(key, **params)
+
+
+def _plain(value: Any) -> Any:
+    """Cards and card tuples as their notation, everything else unchanged."""
+    if isinstance(value, (tuple, list)):
+        return " ".join(str(v) for v in value)
+    return value

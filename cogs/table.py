@@ -1,0 +1,439 @@
+"""The game table on Discord: everything between the game service and the messages.
+
+:class:`Table` (one per bot, :func:`table_for`) is the single place that
+
+* makes a move for a user (:meth:`Table.move`): defer, ``service.apply`` (which commits),
+  then publish, then answer the user;
+* publishes an outcome (:meth:`Table.publish`): claim announcements, the board (a new
+  message mentioning the player to move when the turn changes, else edited in place),
+  the end announcement, and both players' DM messages edited in place. AI moves (issue
+  7) and timer forfeits go through :meth:`Table.publish` too;
+* starts a game (:meth:`Table.start`): the first board and both DMs;
+* shows a hand privately (:meth:`Table.show_hand`) and updates selections (:meth:`select`).
+
+A hand only ever goes to its owner: into their DM or an ephemeral reply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.errors import GameFinished, NotAPlayer, StaleControl
+from bot.render import code_block, render_board, render_hand, render_last, render_result
+from bot.text import t
+from cogs.controls import board_view, hand_controls
+from rules.game import Applied
+from rules.moves import Claim, Pass, PlayCard, parse_move
+from rules.rulesets import get_ruleset
+
+log = logging.getLogger(__name__)
+
+CANNOT_DM = 50007
+_NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def table_for(bot: Any) -> Table:
+    table = getattr(bot, "_schotten_table", None)
+    if table is None:
+        table = Table(bot)
+        bot._schotten_table = table
+    return table
+
+
+def opponent_namer(bot: Any, user_id: int) -> Any:
+    """A function record -> the opponent's display name, for error texts."""
+    table = table_for(bot)
+
+    def name(record: Any) -> str:
+        players = tuple(record.players)
+        other = players[1] if players[0] == user_id else players[0]
+        return table.cached_name(other)
+
+    return name
+
+
+@dataclass
+class _Seat:
+    record: Any
+    player: int
+
+
+class Table:
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self._names: dict[int, str] = {}
+        self._dm_closed: set[int] = set()  # users whose DMs refused us in this process
+        self._dm_tip_pending: set[tuple[int, int]] = set()  # (game id, user id) to tell once
+        self._dm_tip_told: set[tuple[int, int]] = set()
+        self._publish_locks: dict[int, asyncio.Lock] = {}
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+    # ---------------------------------------------------------------- names
+
+    def cached_name(self, user_id: int) -> str:
+        name = self._names.get(user_id)
+        if name is None:
+            user = self.bot.get_user(user_id)
+            name = user.display_name if user is not None else f"<@{user_id}>"
+        return name
+
+    async def name(self, user_id: int, guild_id: int | None = None) -> str:
+        if user_id in self._names:
+            return self._names[user_id]
+        name = None
+        guild = self.bot.get_guild(guild_id) if guild_id else None
+        member = guild.get_member(user_id) if guild is not None else None
+        if member is not None:
+            name = member.display_name
+        else:
+            user = self.bot.get_user(user_id)
+            if user is None:
+                try:
+                    user = await self.bot.fetch_user(user_id)
+                except discord.HTTPException:
+                    user = None
+            if user is not None:
+                name = user.display_name
+        name = name or f"#{user_id}"
+        self._names[user_id] = name
+        return name
+
+    async def names(self, record: Any) -> tuple[str, str]:
+        p0, p1 = record.players
+        return await self.name(p0, record.guild_id), await self.name(p1, record.guild_id)
+
+    def remember_name(self, user: discord.abc.User) -> None:
+        self._names[user.id] = user.display_name
+
+    # ---------------------------------------------------------------- seats
+
+    def seat(self, record: Any, user_id: int) -> int:
+        """The engine player (0/1) of ``user_id`` in ``record``, or NotAPlayer."""
+        try:
+            return tuple(record.players).index(user_id)
+        except ValueError:
+            raise NotAPlayer(record.id, user_id) from None
+
+    # ---------------------------------------------------------------- texts
+
+    def board_text(self, record: Any, names: Sequence[str], *, mention: int | None = None) -> str:
+        game = record.game
+        text = code_block(render_board(game.view(0), names, bottom=0, game_id=record.id))
+        if mention is not None:
+            text = t("board.your_turn", mention=f"<@{mention}>") + "\n" + text
+        return text
+
+    def hand_text(
+        self,
+        record: Any,
+        player: int,
+        names: Sequence[str],
+        *,
+        drawn: Any = None,
+    ) -> str:
+        """What a player sees privately: the opponent's last turn, the board from their
+        side, their hand and whose turn it is."""
+        view = record.game.view(player)
+        opponent = names[1 - player]
+        lines = [f"**{t('hand.title', game_id=record.id, opponent=opponent)}**"]
+        last_moves = view.last_moves
+        if last_moves and last_moves[-1][0] == 1 - player:
+            last = render_last(last_moves, names)
+            if last:
+                lines.append(last)
+        if drawn is not None:
+            lines.append(t("hand.drew", card=str(drawn)))
+        lines.append(code_block(render_board(view, names)))
+        hand = render_hand(view)
+        lines.append(t("hand.cards", cards=hand) if hand else t("hand.empty"))
+        if view.result is not None:
+            lines.append(t("hand.over", result=render_result(view.result, names)))
+        elif view.current_player == player:
+            lines.append(t("hand.your_turn"))
+        else:
+            lines.append(t("hand.their_turn", opponent=opponent))
+        return "\n".join(lines)
+
+    def controls(self, record: Any, player: int, **selection: Any) -> discord.ui.View | None:
+        return hand_controls(record.id, record.game.version, record.game.view(player), **selection)
+
+    # ---------------------------------------------------------------- start
+
+    async def start(self, record: Any) -> None:
+        """Post the first board and send both players their hand. Called once the game
+        is committed."""
+        names = await self.names(record)
+        game = record.game
+        channel = self._channel(record)
+        board_id = None
+        if channel is not None:
+            mover = game.current_player
+            message = await channel.send(
+                self.board_text(record, names, mention=record.players[mover] if mover is not None else None),
+                view=board_view(record.id),
+                allowed_mentions=self._mentions(record, mover),
+            )
+            board_id = message.id
+        dm_ids: dict[int, int | None] = {}
+        for player in (0, 1):
+            dm_ids[player] = await self._send_dm(record, player, names)
+        await self.service.set_message_ids(record.id, board_message_id=board_id, dm_message_ids=dm_ids)
+
+    # ---------------------------------------------------------------- moves
+
+    def parse(self, record: Any, text: str) -> Any:
+        return parse_move(text, max_value=get_ruleset(record.game.options.ruleset).max_value)
+
+    async def play_text(
+        self, interaction: discord.Interaction, game_id: int, text: str, version: int | None = None
+    ) -> None:
+        record = await self.service.get(game_id)
+        await self.move(interaction, record, self.parse(record, text), expected_version=version)
+
+    async def move(
+        self,
+        interaction: discord.Interaction,
+        record: Any,
+        move: Any,
+        *,
+        expected_version: int | None = None,
+    ) -> None:
+        """Make ``move`` for the interaction's user, publish it, answer the user."""
+        component = interaction.type is discord.InteractionType.component
+        if component:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        self.remember_name(interaction.user)
+        outcome = await self.service.apply(
+            record.id, interaction.user.id, move, expected_version=expected_version
+        )
+        record = outcome.record
+        player = self.seat(record, interaction.user.id)
+        await self.publish(outcome)
+        names = await self.names(record)
+        drawn = _drawn(outcome, player)
+        in_own_dm = component and interaction.message is not None and (
+            interaction.message.id == record.dm_message_ids[player]
+        )
+        tip = self._take_dm_tip(record.id, interaction.user.id)
+        if in_own_dm:
+            pass  # publish() has just edited this very message
+        elif component:
+            await interaction.edit_original_response(
+                content=self.hand_text(record, player, names, drawn=drawn),
+                view=self.controls(record, player),
+            )
+        else:
+            await interaction.followup.send(
+                self.hand_text(record, player, names, drawn=drawn),
+                view=self.controls(record, player) or discord.utils.MISSING,
+                ephemeral=True,
+            )
+        if tip:
+            await interaction.followup.send(t("dm.closed"), ephemeral=True)
+
+    async def select(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        version: int,
+        *,
+        card: str | None,
+        stone: int | None,
+    ) -> None:
+        """A card or stone was chosen: redraw the controls with the selection."""
+        record = await self.service.get(game_id)
+        player = self.seat(record, interaction.user.id)
+        if record.game.is_over:
+            raise GameFinished(game_id)
+        if record.game.version != version:
+            raise StaleControl(game_id, version, record.game.version)
+        await interaction.response.edit_message(view=self.controls(record, player, card=card, stone=stone))
+
+    async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
+        record = await self.service.get(game_id)
+        player = self.seat(record, interaction.user.id)
+        if record.game.is_over:
+            raise GameFinished(game_id)
+        self.remember_name(interaction.user)
+        names = await self.names(record)
+        text = self.hand_text(record, player, names)
+        if self._take_dm_tip(game_id, interaction.user.id):
+            text = t("dm.closed") + "\n\n" + text
+        await interaction.response.send_message(
+            text, view=self.controls(record, player) or discord.utils.MISSING, ephemeral=True
+        )
+
+    # ---------------------------------------------------------------- publish
+
+    async def publish(self, outcome: Any) -> None:
+        """Show a committed outcome everywhere: claims, board, end, both DMs."""
+        record = outcome.record
+        lock = self._publish_locks.setdefault(record.id, asyncio.Lock())
+        async with lock:
+            await self._publish(record, list(outcome.applied))
+        if record.game.is_over:
+            self._publish_locks.pop(record.id, None)
+
+    async def _publish(self, record: Any, applied: list[Applied]) -> None:
+        names = await self.names(record)
+        game = record.game
+        channel = self._channel(record)
+        if channel is not None:
+            for entry in applied:
+                for stone, owner in entry.decided:
+                    if isinstance(entry.move, Claim) or entry.result is None:
+                        await channel.send(
+                            t("announce.claim", name=names[owner], stone=stone), allowed_mentions=_NO_MENTIONS
+                        )
+            await self._update_board(record, names, applied)
+            if game.is_over:
+                await channel.send(
+                    t("announce.end", game_id=record.id, result=render_result(game.result, names)),
+                    allowed_mentions=_NO_MENTIONS,
+                )
+        for player in (0, 1):
+            drawn = None
+            for entry in applied:
+                if entry.player == player and entry.drawn is not None:
+                    drawn = entry.drawn
+            await self._update_dm(record, player, names, drawn=drawn)
+
+    async def _update_board(self, record: Any, names: Sequence[str], applied: list[Applied]) -> None:
+        channel = self._channel(record)
+        game = record.game
+        turn_changed = (
+            not game.is_over
+            and applied
+            and any(entry.player != game.current_player for entry in applied)
+        )
+        old_id = record.board_message_id
+        if turn_changed or old_id is None:
+            # A new message, so the player to move is notified once for this turn.
+            mover = game.current_player
+            message = await channel.send(
+                self.board_text(record, names, mention=record.players[mover] if mover is not None else None),
+                view=board_view(record.id, finished=game.is_over),
+                allowed_mentions=self._mentions(record, mover),
+            )
+            await self.service.set_message_ids(record.id, board_message_id=message.id)
+            if old_id is not None:
+                try:
+                    await channel.get_partial_message(old_id).delete()
+                except discord.HTTPException:
+                    log.info("could not delete old board message of game %s", record.id)
+            return
+        try:
+            await channel.get_partial_message(old_id).edit(
+                content=self.board_text(record, names),
+                view=board_view(record.id, finished=game.is_over),
+                allowed_mentions=_NO_MENTIONS,
+            )
+        except discord.NotFound:
+            message = await channel.send(
+                self.board_text(record, names),
+                view=board_view(record.id, finished=game.is_over),
+                allowed_mentions=_NO_MENTIONS,
+            )
+            await self.service.set_message_ids(record.id, board_message_id=message.id)
+
+    async def _update_dm(self, record: Any, player: int, names: Sequence[str], *, drawn: Any = None) -> None:
+        user_id = record.players[player]
+        message_id = record.dm_message_ids[player]
+        if message_id is None:
+            if user_id in self._dm_closed:
+                return
+            new_id = await self._send_dm(record, player, names, drawn=drawn)
+            if new_id is not None:
+                await self.service.set_message_ids(record.id, dm_message_ids={player: new_id})
+            return
+        channel = await self._dm_channel(user_id)
+        if channel is None:
+            return
+        content = self.hand_text(record, player, names, drawn=drawn)
+        view = self.controls(record, player)
+        try:
+            # Our own DM message, edited through the REST API: unlike an interaction
+            # token this never expires.
+            await channel.get_partial_message(message_id).edit(content=content, view=view)
+        except discord.NotFound:
+            new_id = await self._send_dm(record, player, names, drawn=drawn)
+            await self.service.set_message_ids(record.id, dm_message_ids={player: new_id})
+        except discord.Forbidden:
+            self._dm_closed.add(user_id)
+
+    async def _send_dm(self, record: Any, player: int, names: Sequence[str], *, drawn: Any = None) -> int | None:
+        user_id = record.players[player]
+        channel = await self._dm_channel(user_id)
+        if channel is None:
+            return None
+        try:
+            message = await channel.send(
+                self.hand_text(record, player, names, drawn=drawn),
+                view=self.controls(record, player) or discord.utils.MISSING,
+            )
+        except discord.Forbidden as error:
+            if error.code == CANNOT_DM:
+                log.info("user %s does not accept DMs (game %s)", user_id, record.id)
+            else:
+                log.warning("DM to user %s refused (game %s): code %s", user_id, record.id, error.code)
+            self._dm_closed.add(user_id)
+            key = (record.id, user_id)
+            if key not in self._dm_tip_told:
+                self._dm_tip_pending.add(key)
+            return None
+        self._dm_closed.discard(user_id)
+        return message.id
+
+    async def _dm_channel(self, user_id: int) -> discord.DMChannel | None:
+        user = self.bot.get_user(user_id)
+        try:
+            if user is None:
+                user = await self.bot.fetch_user(user_id)
+            return user.dm_channel or await user.create_dm()
+        except discord.HTTPException:
+            log.warning("cannot open a DM channel with user %s", user_id)
+            return None
+
+    def _take_dm_tip(self, game_id: int, user_id: int) -> bool:
+        key = (game_id, user_id)
+        if key in self._dm_tip_pending:
+            self._dm_tip_pending.discard(key)
+            self._dm_tip_told.add(key)
+            return True
+        return False
+
+    # ---------------------------------------------------------------- helpers
+
+    def _channel(self, record: Any) -> Any:
+        if record.channel_id is None:
+            return None
+        return self.bot.get_channel(record.channel_id) or self.bot.get_partial_messageable(
+            record.channel_id, guild_id=record.guild_id
+        )
+
+    def _mentions(self, record: Any, mover: int | None) -> discord.AllowedMentions:
+        if mover is None:
+            return _NO_MENTIONS
+        return discord.AllowedMentions(users=[discord.Object(record.players[mover])], roles=False, everyone=False)
+
+
+def _drawn(outcome: Any, player: int) -> Any:
+    drawn = None
+    for entry in outcome.applied:
+        if entry.player == player and entry.drawn is not None:
+            drawn = entry.drawn
+    return drawn
+
+
+__all__ = ["Claim", "Pass", "PlayCard", "Table", "opponent_namer", "table_for"]
