@@ -1,0 +1,105 @@
+"""What one player may see: :class:`PlayerView`, and :class:`StoneView` for one stone.
+
+A view is built by :meth:`rules.game.Game.view`. It holds the viewer's own hand and
+everything on the table, but never the opponent's hand or the order of a deck (except
+the cards the viewer put back there with Scout, which the viewer knows).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rules.cards import Card
+from rules.moves import Move
+
+if TYPE_CHECKING:
+    from rules.game import Game, GameOptions, Result
+
+
+@dataclass(frozen=True, slots=True)
+class StoneView:
+    """One stone as everybody sees it. ``number`` is 1-9."""
+
+    number: int
+    sides: tuple[tuple[Card, ...], tuple[Card, ...]]  # player 0's cards, player 1's cards
+    owner: int | None
+    fog: int | None  # who placed Fog here, or None
+    mud: int | None  # who placed Mud here, or None
+    first_complete: int | None  # whose side became complete first (wins ties)
+
+    @property
+    def needed(self) -> int:
+        """Cards a side needs here: 4 with Mud, else 3."""
+        return 3 if self.mud is None else 4
+
+    @property
+    def terrain(self) -> tuple[tuple[Card, int], ...]:
+        """The terrain cards at this stone with their owners."""
+        from rules.cards import Tactic, tactic_card
+
+        out = []
+        if self.fog is not None:
+            out.append((tactic_card(Tactic.FOG), self.fog))
+        if self.mud is not None:
+            out.append((tactic_card(Tactic.MUD), self.mud))
+        return tuple(out)
+
+    def is_complete(self, player: int) -> bool:
+        return len(self.sides[player]) >= self.needed
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """Everything ``player`` may know about a game, and nothing more."""
+
+    player: int
+    options: GameOptions
+    hand: tuple[Card, ...]
+    stones: tuple[StoneView, ...]
+    deck_sizes: tuple[int, int]  # (clan, tactic)
+    opponent_hand_size: int
+    opponent_hand_tactics: int  # tactic cards have another back, so their number is public
+    tactics_played: tuple[int, int]
+    leaders_played: tuple[int, int]
+    discards: tuple[tuple[int, Card], ...]  # (whose card, card), face up
+    #: Cards the viewer put back with Scout and which are still in a deck:
+    #: (deck, depth from the top, card).
+    known_deck_cards: tuple[tuple[str, int, Card], ...]
+    current_player: int | None
+    phase: str
+    consecutive_passes: int
+    scout_draws_left: int
+    #: The moves so far, the opponent's Scout return hidden as None. Draws never show cards.
+    last_moves: tuple[tuple[int, Move | None], ...]
+    result: Result | None
+    version: int
+    _legal: tuple[Move, ...] = ()
+
+    @property
+    def opponent(self) -> int:
+        return 1 - self.player
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.current_player == self.player
+
+    def stone(self, number: int) -> StoneView:
+        return self.stones[number - 1]
+
+    def legal_moves(self) -> list[Move]:
+        """The viewer's legal moves (empty when it is not the viewer's turn)."""
+        return list(self._legal)
+
+    def sample_game(self, rng: random.Random) -> Game:
+        """A full :class:`Game` consistent with this view: the unseen cards are dealt at
+        random to the opponent's hand and the decks. For AI determinization; the sample
+        has no seed and an empty log."""
+        from rules.game import Game
+
+        return Game._from_view(self, rng)
