@@ -29,7 +29,8 @@ its best total, is the strongest completion.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from itertools import combinations
+from typing import NamedTuple
 
 from rules.cards import CARDS_BY_ID, Card, ClanCard, TacticCard
 from rules.formations import (
@@ -52,12 +53,12 @@ _COLOUR_BITS = 10  # card.id = colour index * 10 + value - 1
 _COLOUR_FIELD = (1 << _COLOUR_BITS) - 1
 
 
-@dataclass(frozen=True, slots=True)
-class Proof:
+class Proof(NamedTuple):
     """The answer to a claim. ``bool(proof)`` is ``proof.ok``.
 
-    ``counter_example`` (only when not ok): a full side the opponent could end with that
-    beats ``mine``: their cards as they lie, then the unplayed clan cards that complete it.
+    ``mine``: the claimer's strength. ``counter_example`` (only when not ok): a full side
+    the opponent could end with that beats ``mine``: their cards as they lie, then the
+    unplayed clan cards that complete it (or just their side, when it is complete).
     ``best_theirs``: the strongest side the opponent has or can still reach; ``None`` when
     too few clan cards are left to complete it.
     """
@@ -125,6 +126,82 @@ def _ids_of(values: int, field_of: Sequence[int], colours: Sequence[int]) -> lis
     return ids
 
 
+def _runs(mask: int, n: int) -> int:
+    """Bit ``l`` set for every run of ``n`` values ``l+1 .. l+n`` all in ``mask``."""
+    for _ in range(n - 1):
+        mask &= mask >> 1
+    return mask
+
+
+def _best_without_jokers(
+    fields: list[int],
+    vmask: int,
+    colours: Sequence[int],
+    distinct: bool,
+    same_colour: bool,
+    base: int,
+    n: int,
+    m: int,
+    max_value: int,
+) -> tuple[int, list[int]]:
+    """:func:`best_completion` without jokers, on whole masks instead of trying windows."""
+    # Windows that hold every clan value: start at most at the lowest, reach the highest.
+    if vmask:
+        low_bit = (vmask & -vmask).bit_length() - 1
+        lows = ((1 << (low_bit + 1)) - 1) & ~((1 << max(0, vmask.bit_length() - n)) - 1)
+    else:
+        lows = -1
+    run_sum = n * (n + 1) // 2  # the values 1..n; a window at bit l adds n * l
+
+    if distinct and same_colour:
+        best, best_colour = -1, 0
+        for c in colours:
+            found = _runs(fields[c] | vmask, n) & lows
+            if found.bit_length() > best:
+                best, best_colour = found.bit_length(), c
+        if best > 0:
+            low = best - 1
+            need = (((1 << n) - 1) << low) & ~vmask
+            return _COLOUR_RUN | (run_sum + n * low), _ids_of(need, fields, (best_colour,))
+
+    if vmask.bit_count() <= 1:
+        # Values held by at least m colours (counting with a small bit-sliced counter).
+        if vmask:
+            have = [c for c in range(6) if fields[c] & vmask]
+            enough = vmask if len(have) >= m else 0
+        else:
+            counts = [0] * (m + 1)
+            for field in fields:
+                for k in range(m, 0, -1):
+                    counts[k] |= counts[k - 1] & field if k > 1 else field
+            enough = counts[m]
+        if enough:
+            bit = 1 << (enough.bit_length() - 1)
+            v = bit.bit_length()
+            have = [c for c in range(6) if fields[c] & bit]
+            return _TRIPS | n * v, [c * _COLOUR_BITS + v - 1 for c in have[:m]]
+
+    if same_colour:
+        best, best_ids = -1, []
+        for c in colours:
+            if fields[c].bit_count() >= m:
+                total, ids = _top((fields[c],), m, max_value)
+                if total > best:
+                    best, best_ids = total, [c * _COLOUR_BITS + i for i in ids]
+        if best >= 0:
+            return _COLOUR | (base + best), best_ids
+
+    if distinct:
+        found = _runs(fields[0] | fields[1] | fields[2] | fields[3] | fields[4] | fields[5] | vmask, n) & lows
+        if found:
+            low = found.bit_length() - 1
+            need = (((1 << n) - 1) << low) & ~vmask
+            return _RUN | (run_sum + n * low), _ids_of(need, fields, range(6))
+
+    total, ids = _top(fields, m, max_value)
+    return base + total, ids
+
+
 def best_completion(
     clan: Sequence[ClanCard], jokers: Sequence[int], m: int, unplayed: int, fog: bool, t: Tables
 ) -> tuple[int, list[int]]:
@@ -148,6 +225,8 @@ def best_completion(
     distinct = vmask.bit_count() == len(clan)
     colours = tuple(colour_set) if colour_set else tuple(range(6))
     same_colour = len(colour_set) <= 1
+    if not jokers:
+        return _best_without_jokers(fields, vmask, colours, distinct, same_colour, base, n, m, max_value)
     full = (1 << n) - 1
     lows = range(max_value - n + 1, 0, -1)
     if clan:  # the window must hold the clan values: skip the hopeless ones
@@ -197,6 +276,112 @@ def best_completion(
     return base + total, ids
 
 
+class _PlainTables:
+    """Every 3-card clan formation sorted strongest first, and the same list split by
+    the card(s) already on a side. The first entry whose missing cards are all unplayed
+    is then the strongest completion. Built lazily, once per ruleset."""
+
+    def __init__(self, t: Tables) -> None:
+        ranked = sorted(t.triples.items(), key=lambda item: -item[1])
+        self.masks = tuple(mask for mask, _ in ranked)
+        self.keys = tuple(key for _, key in ranked)
+        # Completions of one card (the other two as a mask) and of a pair (the third bit).
+        by_card: dict[int, tuple[list[int], list[int]]] = {i: ([], []) for i in t.clan_ids}
+        by_pair: dict[int, tuple[list[int], list[int]]] = {}
+        for mask, key in ranked:
+            bits = [mask & -mask]
+            bits.append((mask ^ bits[0]) & -(mask ^ bits[0]))
+            bits.append(mask ^ bits[0] ^ bits[1])
+            for bit in bits:
+                masks, keys = by_card[bit.bit_length() - 1]
+                masks.append(mask ^ bit)
+                keys.append(key)
+                masks, keys = by_pair.setdefault(mask ^ bit, ([], []))
+                masks.append(bit)
+                keys.append(key)
+        self.by_card = {i: (tuple(m), tuple(k)) for i, (m, k) in by_card.items()}
+        self.by_pair = {i: (tuple(m), tuple(k)) for i, (m, k) in by_pair.items()}
+
+
+_PLAIN: dict[str, _PlainTables] = {}
+
+# How to find the strongest completion, by the number of missing cards and unplayed
+# cards u: few cards, try every completion (C(u, k) table look-ups); many cards, scan the
+# ranked list, where a possible completion comes early (after ~(51/u)^k entries); in
+# between, build it formation by formation (best_completion), which costs the same anywhere.
+_ENUMERATE_UP_TO = {1: 0, 2: 6, 3: 6}
+_SCAN_FROM = {1: 0, 2: 21, 3: 30}
+
+
+def _prove_plain(
+    mine: Iterable[Card], theirs: Sequence[Card], pool: int, mine_completed_first: bool, t: Tables
+) -> Proof | None:
+    """The base-game case: 3 clan cards a side, no Fog, card objects. ``None``: not this case."""
+    triples = t.triples
+    mine_mask = 0
+    for card in mine:
+        mine_mask |= 1 << card.id
+    mine_key = triples.get(mine_mask)
+    their_mask = 0
+    for card in theirs:
+        if type(card) is not ClanCard:
+            return None
+        their_mask |= 1 << card.id
+    if mine_key is None or their_mask & (mine_mask | ~t.clan_mask) or their_mask.bit_count() != len(theirs):
+        return None
+    mine_strength = strength_of_key(mine_key)
+    missing = 3 - len(theirs)
+    if missing <= 0:
+        their_key = triples.get(their_mask)
+        if their_key is None:
+            return None
+        ok = mine_key > their_key or (mine_key == their_key and mine_completed_first)
+        return Proof(ok, None if ok else tuple(theirs), mine_strength, strength_of_key(their_key))
+
+    pool &= t.clan_mask & ~mine_mask & ~their_mask
+    count = pool.bit_count()
+    if count < missing:
+        return Proof(True, None, mine_strength, None)
+    best, best_mask = -1, 0
+    if count >= _SCAN_FROM[missing]:
+        plain = _PLAIN.get(t.ruleset.name)
+        if plain is None:
+            plain = _PLAIN[t.ruleset.name] = _PlainTables(t)
+        if missing == 1:
+            masks, keys = plain.by_pair[their_mask]
+        elif missing == 2:
+            masks, keys = plain.by_card[their_mask.bit_length() - 1]
+        else:
+            masks, keys = plain.masks, plain.keys
+        for index, mask in enumerate(masks):
+            if mask & pool == mask:
+                best, best_mask = keys[index], mask | their_mask
+                break
+    elif count <= _ENUMERATE_UP_TO[missing]:
+        ids = [i for i in t.clan_ids if pool >> i & 1]
+        for trio in combinations(ids, missing):
+            mask = their_mask
+            for i in trio:
+                mask |= 1 << i
+            key = triples[mask]
+            if key > best:
+                best, best_mask = key, mask
+    else:
+        best, added_ids = best_completion(theirs, (), missing, pool, False, t)  # type: ignore[arg-type]
+        best_mask = their_mask
+        for i in added_ids:
+            best_mask |= 1 << i
+    if best <= mine_key:  # an equal completion loses: mine was complete first
+        return Proof(True, None, mine_strength, strength_of_key(best))
+    counter = list(theirs)
+    added = best_mask & ~their_mask
+    while added:
+        bit = added & -added
+        counter.append(CARDS_BY_ID[bit.bit_length() - 1])
+        added ^= bit
+    return Proof(False, tuple(counter), mine_strength, strength_of_key(best))
+
+
 def prove_claim(
     mine: Iterable[str | Card],
     theirs: Iterable[str | Card],
@@ -215,6 +400,15 @@ def prove_claim(
     tie between two complete sides. Raises :class:`ValueError` if ``mine`` is incomplete.
     """
     t = tables(ruleset)
+    if type(theirs) is not tuple and type(theirs) is not list:
+        theirs = tuple(theirs)
+    if needed == 3 and not fog and type(unplayed) is int:
+        try:
+            proof = _prove_plain(mine, theirs, unplayed, mine_completed_first, t)  # type: ignore[arg-type]
+        except AttributeError:  # card texts: take the general path
+            proof = None
+        if proof is not None:
+            return proof
     mine_clan, mine_jokers = parse_side(mine, t)
     their_clan, their_jokers = parse_side(theirs, t)
     mine_key = side_key(mine_clan, mine_jokers, needed, fog, t)
