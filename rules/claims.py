@@ -409,15 +409,15 @@ def prove_claim(
             proof = None
         if proof is not None:
             return proof
-    mine_clan, mine_jokers = parse_side(mine, t)
-    their_clan, their_jokers = parse_side(theirs, t)
+    mine_clan, mine_jokers, _ = parse_side(mine, t)
+    their_clan, their_jokers, their_cards = parse_side(theirs, t)
     mine_key = side_key(mine_clan, mine_jokers, needed, fog, t)
     mine_strength = strength_of_key(mine_key)
     missing = needed - len(their_clan) - len(their_jokers)
     if missing <= 0:
         their_key = side_key(their_clan, their_jokers, needed, fog, t)
         ok = mine_key > their_key or (mine_key == their_key and mine_completed_first)
-        counter = None if ok else (*their_clan, *their_jokers)
+        counter = None if ok else tuple(their_cards)
         return Proof(ok, counter, mine_strength, strength_of_key(their_key))
 
     pool = _unplayed_mask(unplayed, t)
@@ -431,7 +431,7 @@ def prove_claim(
     their_key, ids = best_completion(their_clan, jvals, missing, pool, fog, t)
     if their_key <= mine_key:  # an equal completion loses: mine was complete first
         return Proof(True, None, mine_strength, strength_of_key(their_key))
-    counter = (*their_clan, *their_jokers, *(CARDS_BY_ID[i] for i in sorted(ids)))
+    counter = (*their_cards, *(CARDS_BY_ID[i] for i in sorted(ids)))
     return Proof(False, counter, mine_strength, strength_of_key(their_key))
 
 

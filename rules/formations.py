@@ -196,13 +196,16 @@ def tables(ruleset: Ruleset | str = SCHOTTEN_TOTTEN) -> Tables:
     return t
 
 
-def parse_side(cards: Iterable[str | Card], t: Tables) -> tuple[list[ClanCard], list[TacticCard]]:
-    """Split a side into clan cards and jokers; refuse cards that cannot lie on a side."""
+def parse_side(cards: Iterable[str | Card], t: Tables) -> tuple[list[ClanCard], list[TacticCard], list[Card]]:
+    """Split a side into clan cards and jokers, and all of them in their order; refuse
+    cards that cannot lie on a side."""
     clan: list[ClanCard] = []
     jokers: list[TacticCard] = []
+    every: list[Card] = []
     for item in cards:
         # Card objects of this ruleset skip the parser: this runs on the game's hot path.
         card = item if type(item) is ClanCard and t.clan_mask >> item.id & 1 else t.ruleset.parse_card(item)
+        every.append(card)
         if type(card) is ClanCard:
             if card in clan:
                 raise ValueError(f"{card} appears twice")
@@ -211,7 +214,7 @@ def parse_side(cards: Iterable[str | Card], t: Tables) -> tuple[list[ClanCard], 
             jokers.append(card)  # type: ignore[arg-type]
         else:
             raise ValueError(f"{card} is not part of a formation")
-    return clan, jokers
+    return clan, jokers, every
 
 
 def side_key(
@@ -256,7 +259,7 @@ def side_strength(
     ``ValueError``) for text that names no card of the ruleset.
     """
     t = tables(ruleset)
-    clan, jokers = parse_side(cards, t)
+    clan, jokers, _ = parse_side(cards, t)
     return strength_of_key(side_key(clan, jokers, needed, fog, t))
 
 

@@ -275,14 +275,14 @@ def sides(draw: st.DrawFn) -> tuple[list[str], int, bool, str]:
     deck = [str(c) for c in get_ruleset(ruleset).clan_deck()]
     # Few colours and a narrow value range make formations likely.
     colours = draw(st.sampled_from(["R", "RO", "ROY", COLOURS]))
-    deck = [c for c in deck if c[0] in colours]
     low = draw(st.integers(1, 6))
-    deck = [c for c in deck if low <= int(c[1:]) <= low + 4] or deck
+    near = [c for c in deck if c[0] in colours and low <= int(c[1:]) <= low + 4]
+    count = size - len(jokers)
     clan = draw(
-        st.lists(st.sampled_from(deck), min_size=size - len(jokers), max_size=size - len(jokers), unique=True)
+        st.lists(
+            st.sampled_from(near if len(near) >= count else deck), min_size=count, max_size=count, unique=True
+        )
     )
-    if len(clan) < size - len(jokers):
-        clan = deck[: size - len(jokers)]
     cards = draw(st.permutations(clan + jokers))
     return cards, needed, draw(st.booleans()), ruleset
 
