@@ -155,6 +155,17 @@ _BIT = [1 << card.id for card in CARDS_BY_ID]
 _ADJACENT = [(i, i + 1, i + 2) for i in range(STONES - 2)]
 
 
+_FULL: dict[str, int] = {}
+
+
+def _full_mask(rules: Ruleset) -> int:
+    """The bit mask of every clan card of a ruleset."""
+    mask = _FULL.get(rules.name)
+    if mask is None:
+        mask = _FULL[rules.name] = sum(_BIT[card.id] for card in rules.clan_deck())
+    return mask
+
+
 def _mask_cards(mask: int) -> list[ClanCard]:
     out = []
     while mask:
@@ -188,6 +199,7 @@ class Game:
     __slots__ = (
         "_cache",
         "_clan_deck",
+        "_complete",
         "_current",
         "_epoch",
         "_first",
@@ -251,10 +263,9 @@ class Game:
         g._fog = [None] * STONES
         g._mud = [None] * STONES
         g._epoch = [0] * STONES
+        g._complete = [0, 0]
         g.discards = []
-        g._unplayed = 0
-        for card in rules.clan_deck():
-            g._unplayed |= _BIT[card.id]
+        g._unplayed = _full_mask(rules)
         g._current = first_player
         g._phase = "play"
         g._passes = 0
@@ -282,6 +293,7 @@ class Game:
         g._fog = list(self._fog)
         g._mud = list(self._mud)
         g._epoch = list(self._epoch)
+        g._complete = list(self._complete)
         g.discards = list(self.discards)
         g._unplayed = self._unplayed
         g._current = self._current
@@ -400,12 +412,16 @@ class Game:
 
     def can_play_card(self, player: int) -> bool:
         """Whether ``player`` holds a clan card and has a free place for it (else: pass)."""
-        if not any(not c.is_tactic for c in self._hands[player]):
+        for card in self._hands[player]:
+            if not card.is_tactic:
+                break
+        else:
             return False
         owner, sides, mud = self._owner, self._sides, self._mud
-        return any(
-            owner[s] is None and len(sides[s][player]) < (3 if mud[s] is None else 4) for s in range(STONES)
-        )
+        for s in range(STONES):
+            if owner[s] is None and len(sides[s][player]) < (3 if mud[s] is None else 4):
+                return True
+        return False
 
     def _may_play_tactic(self, player: int) -> bool:
         tp = self._tactics_played
@@ -458,13 +474,13 @@ class Game:
         if self._result is not None:
             return []
         out = []
-        sides, owner, mud = self._sides, self._owner, self._mud
-        for s in range(STONES):
-            if (
-                owner[s] is None
-                and len(sides[s][player]) >= (3 if mud[s] is None else 4)
-                and self._check(s, player)[0]
-            ):
+        owner = self._owner
+        mask = self._complete[player]  # only stones where the side is complete
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            s = low.bit_length() - 1
+            if owner[s] is None and self._check(s, player)[0]:
                 out.append(s + 1)
         return out
 
@@ -491,6 +507,10 @@ class Game:
         need = self._needed(s)
         c0 = len(self._sides[s][0]) >= need
         c1 = len(self._sides[s][1]) >= need
+        bit = 1 << s
+        complete = self._complete
+        complete[0] = complete[0] | bit if c0 else complete[0] & ~bit
+        complete[1] = complete[1] | bit if c1 else complete[1] & ~bit
         if c0 and c1:
             if self._first[s] is None:
                 self._first[s] = 1 - actor
@@ -500,6 +520,15 @@ class Game:
             self._first[s] = 1
         else:
             self._first[s] = None
+
+    def _count_complete(self) -> list[int]:
+        """Per player, the bit mask of stones where the side is complete."""
+        out = [0, 0]
+        for s, sides in enumerate(self._sides):
+            for p in (0, 1):
+                if len(sides[p]) >= self._needed(s):
+                    out[p] |= 1 << s
+        return out
 
     def _draw_moves(self) -> list[Draw]:
         out = []
@@ -1018,6 +1047,7 @@ class Game:
         g._fog = [st.fog for st in v.stones]
         g._mud = [st.mud for st in v.stones]
         g._epoch = [0] * STONES
+        g._complete = g._count_complete()
         g.discards = list(v.discards)
         # Unseen cards: everything minus the table, the discards, my hand and known deck cards.
         unseen = list(rules.clan_deck()) + (list(rules.tactic_deck()) if options.tactics else [])
@@ -1126,6 +1156,7 @@ class Game:
         g._fog = [st["fog"] for st in d["stones"]]
         g._mud = [st["mud"] for st in d["stones"]]
         g._epoch = [0] * STONES
+        g._complete = g._count_complete()
         g.discards = [(p, rules.parse_card(c)) for p, c in d["discards"]]
         g._passes = d["consecutive_passes"]
         g._tactics_played = list(d["tactics_played"])
