@@ -206,6 +206,7 @@ class Game:
         "_fog",
         "_hands",
         "_known",
+        "_known_hand",
         "_leaders",
         "_log",
         "_mud",
@@ -273,6 +274,7 @@ class Game:
         g._leaders = [0, 0]
         g._scout_left = 0
         g._known = [set(), set()]
+        g._known_hand = [[], []]
         g._log = []
         g._result = None
         return g
@@ -303,6 +305,7 @@ class Game:
         g._leaders = list(self._leaders)
         g._scout_left = self._scout_left
         g._known = [set(self._known[0]), set(self._known[1])]
+        g._known_hand = [list(self._known_hand[0]), list(self._known_hand[1])]
         g._log = list(self._log)
         g._result = self._result
         return g
@@ -766,7 +769,7 @@ class Game:
             if kind is TacticKind.TERRAIN and not self._terrain_free(s, card):
                 raise errors.BadTarget(reason=f"There is already {card} at stone {move.stone}.")
         # -- all checks done: mutate
-        self._hands[p].remove(card)
+        self._remove_from_hand(p, card)
         self._passes = 0
         if card.is_tactic:
             self._tactics_played[p] += 1
@@ -845,10 +848,13 @@ class Game:
             raise errors.DeckEmpty(deck=deck_name)
         card = deck.pop()
         self._hands[p].append(card)
-        top = (deck_name, len(deck))
         if self._known[0] or self._known[1]:
-            self._known[0].discard(top)
-            self._known[1].discard(top)
+            top = (deck_name, len(deck))
+            for q in (0, 1):
+                if top in self._known[q]:
+                    self._known[q].discard(top)
+                    if q != p:  # q put it there with Scout: q knows p holds it now
+                        self._known_hand[q].append(card)
         self._log.append((p, move))
         if self._phase == "draw":
             self._end_turn(p)
@@ -869,8 +875,14 @@ class Game:
             raise errors.CardNotInHand(card=card)
         self._check_tactic_allowed(p)
 
-    def _ruse_done(self, card: TacticCard, move: Move, p: int, phase: str = "draw") -> Applied:
+    def _remove_from_hand(self, p: int, card: Card) -> None:
         self._hands[p].remove(card)
+        known = self._known_hand[1 - p]
+        if known and card in known:
+            known.remove(card)
+
+    def _ruse_done(self, card: TacticCard, move: Move, p: int, phase: str = "draw") -> Applied:
+        self._remove_from_hand(p, card)
         self.discards.append((p, card))
         self._tactics_played[p] += 1
         self._passes = 0
@@ -903,7 +915,7 @@ class Game:
         if hand.count(a) < need or b not in hand:
             raise errors.CardNotInHand(card=a if a not in hand else b)
         for card in (a, b):
-            hand.remove(card)
+            self._remove_from_hand(p, card)
             deck = self._tactic_deck if card.is_tactic else self._clan_deck
             self._known[p].add(("tactic" if card.is_tactic else "clan", len(deck)))
             deck.append(card)
@@ -1016,6 +1028,7 @@ class Game:
             leaders_played=(self._leaders[0], self._leaders[1]),
             discards=tuple(self.discards),
             known_deck_cards=tuple(known),
+            opponent_known_cards=tuple(self._known_hand[player]),
             current_player=self.current_player,
             phase=self.phase,
             consecutive_passes=self._passes,
@@ -1054,16 +1067,19 @@ class Game:
         seen: list[Card] = [c for st in v.stones for side in st.sides for c in side]
         seen += [c for st in v.stones for c, _ in st.terrain]
         seen += [c for _, c in v.discards] + list(v.hand) + [c for _, _, c in v.known_deck_cards]
+        seen += v.opponent_known_cards
         for c in seen:
             unseen.remove(c)
         clan = [c for c in unseen if not c.is_tactic]
         tac = [c for c in unseen if c.is_tactic]
         rng.shuffle(clan)
         rng.shuffle(tac)
-        n_tac = v.opponent_hand_tactics
-        opp_hand = [tac.pop() for _ in range(n_tac)] + [
-            clan.pop() for _ in range(v.opponent_hand_size - n_tac)
-        ]
+        # The opponent's hand: the cards the viewer knows it holds, then random ones of
+        # the right backs (tactic cards look different, so their number is public).
+        opp_hand = list(v.opponent_known_cards)
+        n_tac = v.opponent_hand_tactics - sum(1 for c in opp_hand if c.is_tactic)
+        n_clan = v.opponent_hand_size - len(opp_hand) - n_tac
+        opp_hand += [tac.pop() for _ in range(n_tac)] + [clan.pop() for _ in range(n_clan)]
         hands: list[list[Card]] = [[], []]
         hands[me] = list(v.hand)
         hands[o] = opp_hand
@@ -1088,6 +1104,8 @@ class Game:
         g._leaders = list(v.leaders_played)
         g._scout_left = v.scout_draws_left
         g._known = known
+        g._known_hand = [[], []]
+        g._known_hand[me] = list(v.opponent_known_cards)
         g._log = []
         g._result = v.result
         return g
@@ -1126,6 +1144,7 @@ class Game:
             "leaders_played": list(self._leaders),
             "scout_draws_left": self._scout_left,
             "known_deck_cards": [sorted([d, i] for d, i in k) for k in self._known],
+            "known_hand_cards": [cards(k) for k in self._known_hand],
             "result": self._result.to_dict() if self._result else None,
         }
 
@@ -1163,6 +1182,7 @@ class Game:
         g._leaders = list(d["leaders_played"])
         g._scout_left = d["scout_draws_left"]
         g._known = [{(dk, i) for dk, i in k} for k in d["known_deck_cards"]]
+        g._known_hand = [cards(k) for k in d.get("known_hand_cards", [[], []])]
         g._result = Result.from_dict(d["result"]) if d["result"] else None
         g._unplayed = 0
         for c in g._clan_deck + g._hands[0] + g._hands[1]:

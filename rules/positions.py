@@ -112,6 +112,7 @@ def position(
         "leaders_played": leaders,
         "scout_draws_left": 0,
         "known_deck_cards": [[], []],
+        "known_hand_cards": [[], []],
         "result": None,
     }
     return Game.from_dict(d)

@@ -67,6 +67,8 @@ class PlayerView:
     #: Cards the viewer put back with Scout and which are still in a deck:
     #: (deck, depth from the top, card).
     known_deck_cards: tuple[tuple[str, int, Card], ...]
+    #: Cards the viewer put back with Scout that the opponent has drawn and still holds.
+    opponent_known_cards: tuple[Card, ...]
     current_player: int | None
     phase: str
     consecutive_passes: int

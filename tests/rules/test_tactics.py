@@ -228,6 +228,9 @@ def test_scout_draws_three_then_returns_two_on_top_of_their_decks():
     g.apply(m("play G1 1"))
     assert g.apply(Draw("clan")).drawn == c("R1")
     assert g.view(0).known_deck_cards == (("tactic", 0, c("Fog")),)
+    assert g.view(0).opponent_known_cards == (c("R1"),) and g.view(1).opponent_known_cards == ()
+    sample = g.view(0).sample_game(__import__("random").Random(3))
+    assert c("R1") in sample.hand(1) and sample._tactic_deck[-1] == c("Fog")
 
 
 def test_scout_when_the_decks_hold_fewer_than_three_cards():
