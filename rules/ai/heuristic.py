@@ -23,6 +23,7 @@ from itertools import combinations
 
 from rules.ai.situation import Situation, StoneState, formation_cards, side_key
 from rules.cards import Card, Tactic, TacticCard, is_joker
+from rules.formations import tables
 from rules.moves import (
     Claim,
     Deserter,
@@ -55,6 +56,8 @@ class Evaluator:
         self._outs: dict[tuple, tuple[float, int]] = {}
         self._pairs: dict[tuple, tuple[float, int]] = {}
         self._stone: dict[tuple, float] = {}
+        # Every 3-card clan set's key by the mask of its ids: the hot paths' lookup.
+        self.triples = tables(sit.ruleset).triples
 
     # --- potentials ---------------------------------------------------------------------
 
@@ -66,7 +69,11 @@ class Evaluator:
         ck = (tuple(c.id for c in side), needed, fog)
         hit = self._outs.get(ck)
         if hit is None:
-            keys = sorted((self._key([*side, c], needed, fog) for c in self.pool), reverse=True)
+            if needed == 3 and not fog and len(side) == 2 and not (side[0].is_tactic or side[1].is_tactic):
+                base, t = 1 << side[0].id | 1 << side[1].id, self.triples
+                keys = sorted((t[base | 1 << c.id] for c in self.pool), reverse=True)
+            else:
+                keys = sorted((self._key([*side, c], needed, fog) for c in self.pool), reverse=True)
             if not keys:
                 hit = (-1.0, -1)
             else:
@@ -94,10 +101,15 @@ class Evaluator:
                 or any(abs(c.value - v) <= 2 for v in values)
             ]
             best = -1
-            for a, b in combinations(rel, 2):
-                k = self._key([*side, a, b], needed, fog)
-                if k > best:
-                    best = k
+            if needed == 3 and not fog and len(side) == 1 and not side[0].is_tactic:
+                base, t = 1 << side[0].id, self.triples
+                bits = [1 << c.id for c in rel]
+                best = max((t[base | a | b] for a, b in combinations(bits, 2)), default=-1)
+            else:
+                for a, b in combinations(rel, 2):
+                    k = self._key([*side, a, b], needed, fog)
+                    if k > best:
+                        best = k
             hit = (best - 2 * PEN, best) if best >= 0 else (-1.0, -1)
             self._pairs[ck] = hit
         return hit

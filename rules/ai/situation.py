@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rules.cards import COLOURS, Card, ClanCard, Tactic, TacticCard, is_joker
-from rules.formations import side_strength
+from rules.formations import side_strength, tables
 from rules.rulesets import Ruleset, get_ruleset
 from rules.view import PlayerView
 
@@ -129,6 +129,9 @@ def clan_key(cards: list[ClanCard], fog: bool) -> int:
 def side_key(cards: list[Card], needed: int, fog: bool, ruleset: Ruleset) -> int:
     """Strength key of a complete side (jokers at their best, strongest subset)."""
     if len(cards) == needed and not any(c.is_tactic for c in cards):
+        if needed == 3 and not fog:
+            a, b, c = cards
+            return tables(ruleset).triples[1 << a.id | 1 << b.id | 1 << c.id]
         return clan_key(cards, fog)  # type: ignore[arg-type]
     k = (tuple(sorted(c.id for c in cards)), needed, fog, ruleset.name)
     key = _KEY_CACHE.get(k)
