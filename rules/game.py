@@ -91,11 +91,11 @@ class Result:
 
 
 def match_points(result: Result) -> tuple[int, int]:
-    """Match scoring: the winner scores 5, the loser 1 per stone owned; a draw scores 0."""
-    if result.winner is None:
-        return (0, 0)
+    """Match scoring: the winner scores 5, the loser 1 per stone owned. In a draw (both
+    passed, equal stones) nobody won, so each scores 1 per stone owned."""
     points = [result.stones[0], result.stones[1]]
-    points[result.winner] = 5
+    if result.winner is not None:
+        points[result.winner] = 5
     return (points[0], points[1])
 
 

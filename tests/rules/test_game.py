@@ -151,7 +151,7 @@ def test_both_pass_draw_when_equal():
     g.apply(Pass())
     g.apply(Pass())
     assert g.result == Result(None, "both_passed", (1, 1))
-    assert match_points(g.result) == (0, 0)
+    assert match_points(g.result) == (1, 1)
 
 
 def test_a_play_between_passes_resets_the_count():
