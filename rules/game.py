@@ -142,6 +142,12 @@ class Applied:
     def game_over(self) -> bool:
         return self.result is not None
 
+    @property
+    def public_move(self) -> LogMove | None:
+        """The move as the opponent may see it: None for a Scout return (which cards went
+        back is private to the mover), else the move itself."""
+        return None if isinstance(self.move, ScoutReturn) else self.move
+
 
 # Moves are interned so that legal move generation allocates nothing per move.
 _PLAY = [[PlayCard(card, s) for s in range(STONES + 1)] for card in CARDS_BY_ID]

@@ -162,3 +162,22 @@ def random_game_from(g: Game, rng: random.Random) -> None:
             return
         g.apply(rng.choice(g.legal_moves()))
     raise AssertionError("the game did not end")
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), ruleset=st.sampled_from(["schotten-totten", "battle-line"]))
+def test_random_tactics_games_keep_the_tactic_limit(seed, ruleset):
+    options = GameOptions(ruleset=ruleset, tactics=True)
+    full = full_set(options)
+
+    def check(g: Game) -> None:
+        assert every_card(g) == full
+        t0, t1 = g.tactics_played
+        assert abs(t0 - t1) <= 1
+        in_play = sum(1 for card in every_card(g).elements() if card.is_tactic) - sum(
+            1 for card in (*g.hand(0), *g.hand(1), *g._tactic_deck) if card.is_tactic
+        )
+        assert t0 + t1 == in_play
+
+    g = random_game(seed, options, check)
+    assert every_card(g) == full

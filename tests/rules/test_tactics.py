@@ -216,7 +216,8 @@ def test_scout_draws_three_then_returns_two_on_top_of_their_decks():
     assert g.phase == "scout_return" and len(g.hand(0)) == 5
     moves = g.legal_moves()
     assert ScoutReturn((c("R1"), c("Fog"))) in moves and len(moves) == 5 * 4
-    g.apply(ScoutReturn((c("Fog"), c("R1"))))
+    applied = g.apply(ScoutReturn((c("Fog"), c("R1"))))
+    assert applied.public_move is None and applied.move == ScoutReturn((c("Fog"), c("R1")))
     assert g.current_player == 1 and g.phase == "play"  # no further draw
     assert c("R1") not in g.hand(0) and c("Fog") not in g.hand(0)
     assert g._clan_deck[-1] == c("R1") and g._tactic_deck[-1] == c("Fog")
