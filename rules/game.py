@@ -7,6 +7,25 @@ move raises an :class:`~rules.errors.IllegalMove` subclass and leaves the game u
 Internally stones are 0-8 and the decks are lists whose *end* is the top; the API and
 the notation use stones 1-9. The clan cards not on the table (deck and both hands) are
 kept as an int bit mask (``1 << card.id``) for the claim proofs.
+
+Decisions where RULES.md leaves a detail open (the bot's rules help should say them too):
+
+- A turn: claims -> play (or pass) -> claims (standard timing only) -> draw. A pass ends
+  the turn at once (no draw); a claim never ends it. With both decks empty the draw is
+  the move ``draw none``.
+- Both players passing in a row: every stone decidable now is decided, then the normal
+  win conditions (if only one player meets them), else more stones, else a draw.
+  ``match_points`` gives each player 1 per stone in a draw.
+- Ties go to the side completed first. If both sides become complete at once (Mud taken
+  away), the player who acted counts as the last to complete.
+- Leader: once a player has played a Leader, the second one stays in hand for good (a
+  discarded Leader still lies on the table).
+- Scout draws up to three cards from the decks in any mix (fewer when they run out) and
+  then always puts two back; it may only be played when the hand will hold two cards.
+- Terrain cards belong to whoever placed them: Deserter may discard the opponent's,
+  Redeploy may move one's own to another unclaimed stone (without that terrain) or
+  discard it.
+- Traitor may put the card on any own side with a free place, the same stone included.
 """
 
 from __future__ import annotations
@@ -234,8 +253,14 @@ class Game:
 
     # ---------------------------------------------------------------- construction
 
-    def __init__(self) -> None:  # use Game.new / from_dict / replay
-        self._cache: list[list[Any]] = [[None] * STONES, [None] * STONES]
+    def __init__(self) -> None:
+        raise TypeError("use Game.new(seed, options), Game.from_dict(d) or Game.replay(...)")
+
+    @classmethod
+    def _blank(cls) -> Game:
+        g = object.__new__(cls)
+        g._cache = [[None] * STONES, [None] * STONES]
+        return g
 
     @classmethod
     def new(
@@ -255,7 +280,7 @@ class Game:
             raise ValueError("first_player must be 0, 1 or None")
         tactic = list(rules.tactic_deck()) if options.tactics else []
         rng.shuffle(tactic)
-        g = cls()
+        g = cls._blank()
         g.seed = seed
         g.options = options
         g._rules = rules
@@ -286,7 +311,7 @@ class Game:
         return g
 
     def clone(self) -> Game:
-        g = Game.__new__(Game)
+        g = object.__new__(Game)
         g._cache = [list(self._cache[0]), list(self._cache[1])]
         g.seed = self.seed
         g.options = self.options
@@ -1054,7 +1079,7 @@ class Game:
     def _from_view(cls, v: PlayerView, rng: random.Random) -> Game:
         options = v.options
         rules = options.rules
-        g = cls()
+        g = cls._blank()
         g.seed = None
         g.options = options
         g._rules = rules
@@ -1164,7 +1189,7 @@ class Game:
         def cards(texts: list[str]) -> list[Card]:
             return [rules.parse_card(t) for t in texts]
 
-        g = cls()
+        g = cls._blank()
         g.seed = d["seed"]
         g.options = options
         g._rules = rules
