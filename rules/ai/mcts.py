@@ -156,10 +156,11 @@ def _fit(card: ClanCard, side: list[Card], need: int) -> float:
 def _deal(sit: Situation, rng: random.Random) -> tuple[list[ClanCard], list[ClanCard]]:
     """One world: the opponent's clan cards and the clan deck (last = top)."""
     known = {c: depth for deck, depth, c in sit.known_deck if deck == "clan"}
-    free = [c for c in sit.unseen_clan if c not in known]
+    held = [c for c in sit.opp_known if isinstance(c, ClanCard) and c in sit.unseen_clan]
+    free = [c for c in sit.unseen_clan if c not in known and c not in held]
     rng.shuffle(free)
-    h = max(0, min(sit.opp_clan_in_hand, len(free)))
-    opp, deck = free[:h], free[h:]
+    h = max(0, min(sit.opp_clan_in_hand - len(held), len(free)))
+    opp, deck = held + free[:h], free[h:]
     for c, depth in sorted(known.items(), key=lambda kv: -kv[1]):
         deck.insert(max(0, len(deck) - depth), c)
     return opp, deck

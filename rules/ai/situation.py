@@ -42,6 +42,7 @@ class Situation:
     stones: list[StoneState]
     unseen_clan: list[ClanCard]  # opponent's clan cards + clan deck
     known_deck: list[tuple[str, int, Card]]  # cards I put back with Scout
+    opp_known: list[Card]  # cards I put back with Scout that the opponent drew
     opp_hand_size: int
     opp_hand_tactics: int
     clan_deck: int
@@ -87,6 +88,7 @@ def from_view(view: PlayerView) -> Situation:
         stones=stones,
         unseen_clan=unseen,
         known_deck=list(view.known_deck_cards),
+        opp_known=list(getattr(view, "opponent_known_cards", ())),
         opp_hand_size=view.opponent_hand_size,
         opp_hand_tactics=view.opponent_hand_tactics,
         clan_deck=view.deck_sizes[0],
