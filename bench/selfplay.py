@@ -15,7 +15,9 @@ Target for the base game: >= 500 games/s.
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import sys
 import time
 
 from rules.game import Game, GameOptions
@@ -64,6 +66,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=3.0, help="time per figure")
     ap.add_argument("--all", action="store_true", help="also Battle Line, tactics and turn-start timing")
     args = ap.parse_args()
+    # Other processes on the machine slow one core down; say so next to the figures.
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {load:.2f}")
     bench(GameOptions(), args.seconds)
     if args.all:
         bench(GameOptions(claim_timing="turn-start"), args.seconds)
