@@ -309,28 +309,30 @@ _PLAIN: dict[str, _PlainTables] = {}
 # cards u: few cards, try every completion (C(u, k) table look-ups); many cards, scan the
 # ranked list, where a possible completion comes early (after ~(51/u)^k entries); in
 # between, build it formation by formation (best_completion), which costs the same anywhere.
-_ENUMERATE_UP_TO = {1: 0, 2: 6, 3: 6}
-_SCAN_FROM = {1: 0, 2: 21, 3: 30}
+_ENUMERATE_UP_TO = {1: 0, 2: 4, 3: 5}
+_SCAN_FROM = {1: 0, 2: 8, 3: 14}
 
 
 def _prove_plain(
-    mine: Iterable[Card], theirs: Sequence[Card], pool: int, mine_completed_first: bool, t: Tables
+    mine: Sequence[Card], theirs: Sequence[Card], pool: int, mine_completed_first: bool, t: Tables
 ) -> Proof | None:
     """The base-game case: 3 clan cards a side, no Fog, card objects. ``None``: not this case."""
+    if len(mine) != 3:
+        return None
     triples = t.triples
-    mine_mask = 0
-    for card in mine:
-        mine_mask |= 1 << card.id
+    mine_mask = 1 << mine[0].id | 1 << mine[1].id | 1 << mine[2].id
     mine_key = triples.get(mine_mask)
+    if mine_key is None:  # a joker, a card twice, not this ruleset's
+        return None
     their_mask = 0
     for card in theirs:
         if type(card) is not ClanCard:
             return None
         their_mask |= 1 << card.id
-    if mine_key is None or their_mask & (mine_mask | ~t.clan_mask) or their_mask.bit_count() != len(theirs):
+    missing = 3 - len(theirs)
+    if their_mask & (mine_mask | ~t.clan_mask) or their_mask.bit_count() != 3 - missing:
         return None
     mine_strength = strength_of_key(mine_key)
-    missing = 3 - len(theirs)
     if missing <= 0:
         their_key = triples.get(their_mask)
         if their_key is None:
@@ -343,7 +345,7 @@ def _prove_plain(
     if count < missing:
         return Proof(True, None, mine_strength, None)
     best, best_mask = -1, 0
-    if count >= _SCAN_FROM[missing]:
+    if count >= _SCAN_FROM[missing]:  # the usual case
         plain = _PLAIN.get(t.ruleset.name)
         if plain is None:
             plain = _PLAIN[t.ruleset.name] = _PlainTables(t)
@@ -400,6 +402,8 @@ def prove_claim(
     tie between two complete sides. Raises :class:`ValueError` if ``mine`` is incomplete.
     """
     t = tables(ruleset)
+    if type(mine) is not tuple and type(mine) is not list:
+        mine = tuple(mine)
     if type(theirs) is not tuple and type(theirs) is not list:
         theirs = tuple(theirs)
     if needed == 3 and not fog and type(unplayed) is int:
