@@ -18,12 +18,17 @@ bit ``card.id`` set for every clan card not on the table). Bits of tactic cards,
 outside the ruleset and of cards on either side are ignored. ``unplayed`` may also be any
 iterable (set, frozenset, list) of card objects or texts.
 
-How it is fast: the best completion of the opponent's side is not searched by
-enumeration. The formations are tried strongest first, and for each one the best
-completion is built directly from per-colour bit masks of the unplayed values (highest
-run window that the unplayed cards and jokers can fill, highest value with enough
-colours left, best colour, highest values). The first formation that can be reached, at
-its best total, is the strongest completion.
+How it is fast: the strongest completion of the opponent's side is found without trying
+every completion. Base game (3 clan cards a side, no Fog): the 3-card formations of the
+ruleset are ranked once, strongest first, also per card and per pair already on a side;
+the first entry whose missing cards are all unplayed is the strongest completion (a mask
+test per entry, usually a handful). With very few unplayed cards, every completion is
+looked up instead; in between, and whenever jokers, Mud or Fog are involved, the
+formations are tried strongest first and the best completion of each is built directly
+from per-colour bit masks of the unplayed values (highest run window the unplayed cards
+and jokers can fill, highest value with enough colours left, best colour, highest
+values): the first formation that can be reached, at its best total, is the strongest.
+Figures: ``python bench/claims.py``.
 """
 
 from __future__ import annotations
@@ -34,10 +39,10 @@ from typing import NamedTuple
 
 from rules.cards import CARDS_BY_ID, Card, ClanCard, TacticCard
 from rules.formations import (
-    _COLOUR,
-    _COLOUR_RUN,
-    _RUN,
-    _TRIPS,
+    COLOUR_KEY,
+    COLOUR_RUN_KEY,
+    RUN_KEY,
+    TRIPS_KEY,
     Strength,
     Tables,
     parse_side,
@@ -162,7 +167,7 @@ def _best_without_jokers(
         if best > 0:
             low = best - 1
             need = (((1 << n) - 1) << low) & ~vmask
-            return _COLOUR_RUN | (run_sum + n * low), _ids_of(need, fields, (best_colour,))
+            return COLOUR_RUN_KEY | (run_sum + n * low), _ids_of(need, fields, (best_colour,))
 
     if vmask.bit_count() <= 1:
         # Values held by at least m colours (counting with a small bit-sliced counter).
@@ -179,7 +184,7 @@ def _best_without_jokers(
             bit = 1 << (enough.bit_length() - 1)
             v = bit.bit_length()
             have = [c for c in range(6) if fields[c] & bit]
-            return _TRIPS | n * v, [c * _COLOUR_BITS + v - 1 for c in have[:m]]
+            return TRIPS_KEY | n * v, [c * _COLOUR_BITS + v - 1 for c in have[:m]]
 
     if same_colour:
         best, best_ids = -1, []
@@ -189,14 +194,14 @@ def _best_without_jokers(
                 if total > best:
                     best, best_ids = total, [c * _COLOUR_BITS + i for i in ids]
         if best >= 0:
-            return _COLOUR | (base + best), best_ids
+            return COLOUR_KEY | (base + best), best_ids
 
     if distinct:
         found = _runs(fields[0] | fields[1] | fields[2] | fields[3] | fields[4] | fields[5] | vmask, n) & lows
         if found:
             low = found.bit_length() - 1
             need = (((1 << n) - 1) << low) & ~vmask
-            return _RUN | (run_sum + n * low), _ids_of(need, fields, range(6))
+            return RUN_KEY | (run_sum + n * low), _ids_of(need, fields, range(6))
 
     total, ids = _top(fields, m, max_value)
     return base + total, ids
@@ -241,7 +246,7 @@ def best_completion(
             for c in colours:
                 got = _supply(need, jokers, fields[c])
                 if got >= 0:
-                    return _COLOUR_RUN | (n * low + n * (n - 1) // 2), _ids_of(got, fields, (c,))
+                    return COLOUR_RUN_KEY | (n * low + n * (n - 1) // 2), _ids_of(got, fields, (c,))
 
     if vmask.bit_count() <= 1:
         bits = (vmask,) if vmask else tuple(1 << v for v in range(max_value - 1, -1, -1))
@@ -250,7 +255,7 @@ def best_completion(
                 have = [c for c in range(6) if fields[c] & bit]
                 if len(have) >= m:
                     v = bit.bit_length()
-                    return _TRIPS | n * v, [c * _COLOUR_BITS + v - 1 for c in have[:m]]
+                    return TRIPS_KEY | n * v, [c * _COLOUR_BITS + v - 1 for c in have[:m]]
 
     if same_colour:
         best, best_ids = -1, []
@@ -260,7 +265,7 @@ def best_completion(
                 if total > best:
                     best, best_ids = total, [c * _COLOUR_BITS + i for i in ids]
         if best >= 0:
-            return _COLOUR | (base + best), best_ids
+            return COLOUR_KEY | (base + best), best_ids
 
     if distinct:
         anyval = fields[0] | fields[1] | fields[2] | fields[3] | fields[4] | fields[5]
@@ -270,7 +275,7 @@ def best_completion(
                 continue
             got = _supply(window & ~vmask, jokers, anyval)
             if got >= 0:
-                return _RUN | (n * low + n * (n - 1) // 2), _ids_of(got, fields, range(6))
+                return RUN_KEY | (n * low + n * (n - 1) // 2), _ids_of(got, fields, range(6))
 
     total, ids = _top(fields, m, max_value)
     return base + total, ids
@@ -399,7 +404,8 @@ def prove_claim(
     ``theirs``: the opponent's side at the stone (possibly empty or complete);
     ``unplayed``: the clan cards not on the table, as an int mask of card ids (fast) or an
     iterable of cards; ``needed``: 3, or 4 under Mud; ``mine_completed_first`` decides a
-    tie between two complete sides. Raises :class:`ValueError` if ``mine`` is incomplete.
+    tie between two complete sides (an incomplete ``theirs`` can never have been
+    completed first). Raises :class:`ValueError` if ``mine`` is incomplete.
     """
     t = tables(ruleset)
     if type(mine) is not tuple and type(mine) is not list:

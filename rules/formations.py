@@ -17,9 +17,12 @@ colour and value, Reinforcement the ruleset's ``reinforcement_value`` (7, or 8 i
 Line) in any colour, ShieldBearer 1, 2 or 3 in any colour. Under Fog only the sum counts,
 so every joker is at its highest value. Values never wrap: 8-9-1 is not a run.
 
-Internally a strength is a small int ``formation << 6 | total`` (a total is at most 40) so
-that hot paths compare ints; :func:`strength_of_key` turns one back into a
-:class:`Strength` without allocating.
+For hot paths (rules.claims, the AIs) a strength is also a small int, its ``key``:
+``formation << 6 | total`` (a total is at most 40), ordered like the strengths;
+:func:`strength_of_key` turns one back into the cached :class:`Strength`.
+``tables(ruleset).triples`` maps the id mask of every 3-card set of clan cards
+(``1 << a.id | 1 << b.id | 1 << c.id``) to its key; it is built on first use, once per
+ruleset and process.
 """
 
 from __future__ import annotations
@@ -96,10 +99,10 @@ def strength_of_key(key: int) -> Strength:
 # Values are handled as bit masks: bit ``v - 1`` stands for value ``v``. A joker is the mask
 # of the values it may take; its colour is always free.
 
-_RUN = Formation.RUN << KEY_SHIFT
-_COLOUR = Formation.COLOUR << KEY_SHIFT
-_TRIPS = Formation.THREE_OF_A_KIND << KEY_SHIFT
-_COLOUR_RUN = Formation.COLOUR_RUN << KEY_SHIFT
+RUN_KEY = Formation.RUN << KEY_SHIFT
+COLOUR_KEY = Formation.COLOUR << KEY_SHIFT
+TRIPS_KEY = Formation.THREE_OF_A_KIND << KEY_SHIFT
+COLOUR_RUN_KEY = Formation.COLOUR_RUN << KEY_SHIFT
 
 
 def joker_fills(need: int, jokers: Sequence[int]) -> bool:
@@ -138,16 +141,16 @@ def best_key(
                 run_total = n * low + n * (n - 1) // 2
                 break
     if run_total and same_colour:
-        return _COLOUR_RUN | run_total
+        return COLOUR_RUN_KEY | run_total
     if vmask.bit_count() <= 1:  # all clan values equal (or no clan card)
         candidates = (vmask,) if vmask else tuple(1 << v for v in range(max_value - 1, -1, -1))
         for bit in candidates:
             if all(j & bit for j in jokers):
-                return _TRIPS | n * bit.bit_length()
+                return TRIPS_KEY | n * bit.bit_length()
     if same_colour:
-        return _COLOUR | top
+        return COLOUR_KEY | top
     if run_total:
-        return _RUN | run_total
+        return RUN_KEY | run_total
     return top
 
 
@@ -186,13 +189,13 @@ _TABLES: dict[str, Tables] = {}
 def tables(ruleset: Ruleset | str = SCHOTTEN_TOTTEN) -> Tables:
     """The cached :class:`Tables` of a ruleset (given by object or name)."""
     name = ruleset.name if isinstance(ruleset, Ruleset) else ruleset
-    t = _TABLES.get(name)  # type: ignore[arg-type]
+    t = _TABLES.get(name)
     if t is None:
         rs = get_ruleset(ruleset)
         t = _TABLES.get(rs.name)
         if t is None:
             t = _TABLES[rs.name] = Tables(rs)
-        _TABLES[name] = t  # type: ignore[index]
+        _TABLES[name] = t
     return t
 
 
@@ -228,13 +231,13 @@ def side_key(
         return t.triples[1 << clan[0].id | 1 << clan[1].id | 1 << clan[2].id]
     jvals = [t.joker_values[j.tactic] for j in jokers]
     if count == needed:
-        return best_key([c.value for c in clan], [c.colour for c in clan], jvals, t.max_value, fog)  # type: ignore[arg-type]
+        return best_key([c.value for c in clan], [c.colour for c in clan], jvals, t.max_value, fog)
     best = -1
     items = [(c.value, c.colour, 0) for c in clan] + [(0, None, j) for j in jvals]
     for subset in combinations(items, needed):
         key = best_key(
             [v for v, _, j in subset if not j],
-            [c for _, c, j in subset if not j],  # type: ignore[misc]
+            [c for _, c, j in subset if not j],
             [j for _, _, j in subset if j],
             t.max_value,
             fog,

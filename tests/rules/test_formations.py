@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from rules import Formation, Strength, formation_strength
 from rules.cards import COLOURS, ClanCard, Tactic, parse_card, tactic_card
 from rules.errors import NotationError
-from rules.formations import side_strength
+from rules.formations import side_strength, strength_of_key
 from rules.rulesets import BATTLE_LINE, SCHOTTEN_TOTTEN, Ruleset, get_ruleset
 
 ST = "schotten-totten"
@@ -259,6 +259,9 @@ def test_ranking_of_every_triplet(ruleset: Ruleset, count: int, levels: int | No
     strengths = [next(iter(group)) for group in ranked]
     assert strengths == sorted(strengths)
     assert len(set(strengths)) == len(strengths)
+    # The int keys of the hot paths keep the same order.
+    assert [s.key for s in strengths] == sorted(s.key for s in strengths)
+    assert all(strength_of_key(s.key) == s for s in strengths)
 
 
 # --- random sides against the brute force -------------------------------------------------
