@@ -703,20 +703,18 @@ class Game:
     def apply(self, move: LogMove, player: int | None = None) -> Applied:
         """Apply ``move`` for the current player (or check that ``player`` is current).
         Raises an IllegalMove subclass and changes nothing when the move is not legal."""
-        if isinstance(move, str):
-            move = parse_log_move(move, max_value=self._rules.max_value)
-        if isinstance(move, (Resign, Forfeit)):
-            if player is None:
-                player = self._current
-            return self._end_by(player, "resigned" if isinstance(move, Resign) else "timeout")
+        handler = _HANDLERS.get(type(move))
+        if handler is None:
+            if isinstance(move, str):
+                return self.apply(parse_log_move(move, max_value=self._rules.max_value), player)
+            if isinstance(move, (Resign, Forfeit)):
+                return self._end_by(self._current if player is None else player, _END_REASON[type(move)])
+            raise errors.NotationError(str(move), what="move")
         if self._result is not None:
             raise errors.GameOver()
         p = self._current
         if player is not None and player != p:
             raise errors.NotYourTurn()
-        handler = _HANDLERS.get(type(move))
-        if handler is None:
-            raise errors.NotationError(str(move), what="move")
         return handler(self, move, p)
 
     def resign(self, player: int) -> Applied:
@@ -733,7 +731,7 @@ class Game:
         if player not in (0, 1):
             raise ValueError("player must be 0 or 1")
         self._result = Result(1 - player, reason, self._stones_count())
-        move = Resign() if reason == "resigned" else Forfeit()
+        move: LogMove = Resign() if reason == "resigned" else Forfeit()
         self._log.append((player, move))
         return Applied(move, player, result=self._result)
 
@@ -779,7 +777,8 @@ class Game:
 
     def _play(self, move: PlayCard, p: int) -> Applied:
         card = move.card
-        if card.is_tactic and not self.options.tactics:
+        tactic = card.is_tactic
+        if tactic and not self.options.tactics:
             raise errors.TacticsNotInPlay()
         if self._phase != "play":
             raise self._wrong_phase()
@@ -788,12 +787,14 @@ class Game:
         s = self._stone_index(move.stone)
         if self._owner[s] is not None:
             raise errors.StoneClaimed(stone=move.stone)
-        kind = card.tactic.kind if card.is_tactic else None
+        side = self._sides[s][p]
+        kind = card.tactic.kind if tactic else None
         if kind is TacticKind.RUSE:
-            raise errors.BadTarget(reason=f"{card} is not played at a stone: use its own move.")
-        if kind is not TacticKind.TERRAIN and len(self._sides[s][p]) >= self._needed(s):
+            verb = _RUSE_VERB[card]
+            raise errors.BadTarget(reason=f"{card} is not placed at a stone: play it with `{verb}`.")
+        if kind is not TacticKind.TERRAIN and len(side) >= (3 if self._mud[s] is None else 4):
             raise errors.StoneFull(stone=move.stone)
-        if card.is_tactic:
+        if tactic:
             self._check_tactic_allowed(p)
             if card is LEADER and self._leaders[p]:
                 raise errors.SecondLeader()
@@ -802,7 +803,10 @@ class Game:
         # -- all checks done: mutate
         self._remove_from_hand(p, card)
         self._passes = 0
-        if card.is_tactic:
+        if not tactic:
+            side.append(card)
+            self._unplayed &= ~_BIT[card.id]
+        else:
             self._tactics_played[p] += 1
             self._epoch[s] += 1
             if card is LEADER:
@@ -812,10 +816,7 @@ class Game:
             elif card is MUD:
                 self._mud[s] = p
             else:
-                self._sides[s][p].append(card)
-        else:
-            self._sides[s][p].append(card)
-            self._unplayed &= ~_BIT[card.id]
+                side.append(card)
         self._update_first(s, p)
         self._phase = "draw"
         self._log.append((p, move))
@@ -908,7 +909,7 @@ class Game:
 
     def _remove_from_hand(self, p: int, card: Card) -> None:
         self._hands[p].remove(card)
-        known = self._known_hand[1 - p]
+        known = self._known_hand[1 - p]  # the opponent no longer knows p holds it
         if known and card in known:
             known.remove(card)
 
@@ -1259,6 +1260,8 @@ class Game:
         return f"<Game {self._rules.name} v{self.version} phase={self.phase}>"
 
 
+_END_REASON = {Resign: "resigned", Forfeit: "timeout"}
+_RUSE_VERB = {SCOUT: "scout", REDEPLOY: "redeploy", DESERTER: "deserter", TRAITOR: "traitor"}
 _HANDLERS: dict[type, Any] = {
     Claim: Game._claim,
     PlayCard: Game._play,
