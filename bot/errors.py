@@ -1,0 +1,91 @@
+"""Errors the game service raises for requests it refuses.
+
+Like the engine's ``rules.errors.RulesError``, each carries a stable ``code`` and its
+``params``; ``bot/text.py`` translates them by ``code``. ``str(error)`` is plain English
+for logs and tests. Messages name game ids and user ids only, never cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.service import GameRecord
+
+
+class ServiceError(Exception):
+    code = "service_error"
+    template = "That request cannot be done."
+
+    def __init__(self, code: str | None = None, /, **params: Any) -> None:
+        if code is not None:
+            self.code = code
+        self.params = params
+        super().__init__(self.template.format(**params))
+
+
+class GameNotFound(ServiceError):
+    code = "game_not_found"
+    template = "There is no game #{game_id}."
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(game_id=game_id)
+
+
+class NotAPlayer(ServiceError):
+    code = "not_a_player"
+    template = "You are not playing in game #{game_id}."
+
+    def __init__(self, game_id: int, user_id: int) -> None:
+        super().__init__(game_id=game_id, user_id=user_id)
+
+
+class GameFinished(ServiceError):
+    code = "game_finished"
+    template = "Game #{game_id} is already over."
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(game_id=game_id)
+
+
+class StaleControl(ServiceError):
+    """A button or select from an earlier position: the move it meant was already made
+    (often: the same click arrived twice) or the game has moved on since."""
+
+    code = "stale_control"
+    template = "Game #{game_id} has moved on since this was shown (move {expected}, now {actual})."
+
+    def __init__(self, game_id: int, expected: int, actual: int) -> None:
+        super().__init__(game_id=game_id, expected=expected, actual=actual)
+
+
+class AmbiguousGame(ServiceError):
+    """The caller has several active games and named none; ``games`` lists them."""
+
+    code = "ambiguous_game"
+    template = "You have several games going ({game_ids}); say which one."
+
+    def __init__(self, games: Sequence[GameRecord]) -> None:
+        self.games = list(games)
+        ids = ", ".join(f"#{g.id}" for g in self.games)
+        super().__init__(game_ids=ids, count=len(self.games))
+
+
+class NoActiveGame(ServiceError):
+    code = "no_active_game"
+    template = "You have no game going."
+
+    def __init__(self, user_id: int) -> None:
+        super().__init__(user_id=user_id)
+
+
+__all__ = [
+    "AmbiguousGame",
+    "GameFinished",
+    "GameNotFound",
+    "NoActiveGame",
+    "NotAPlayer",
+    "ServiceError",
+    "StaleControl",
+]

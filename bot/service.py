@@ -1,0 +1,505 @@
+"""``GameService``: the one place where a move is applied.
+
+Every request goes the same way: take the game's lock, load the game, check that the
+game is active, that the caller plays in it and that the control they used is current,
+let the engine check the move, apply it (and the moves the rules force after it) to a
+copy, commit the new log entries, the snapshot and the version in one transaction, and
+only then publish the copy and return what changed. Two identical requests that arrive
+together therefore apply once; the second is refused by the version check
+(``StaleControl``) or by the engine (``NotYourTurn`` and friends).
+
+The cogs announce a ``MoveOutcome``; they never touch the engine's state themselves.
+Cards drawn (``Applied.drawn``) are private to the mover: never log or broadcast them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import secrets
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bot.errors import AmbiguousGame, GameFinished, GameNotFound, NoActiveGame, NotAPlayer, StaleControl
+from bot.storage import UNSET, Database, GameRow, ResultRow
+from bot.storage.database import _Unset
+from rules.game import Applied, Game, GameOptions, Result
+from rules.moves import Move, parse_move
+
+log = logging.getLogger(__name__)
+
+# A forced move never repeats forever; this bounds a buggy engine instead of hanging.
+MAX_FORCED_MOVES = 64
+
+ResultHook = Callable[[Database, "GameRecord", ResultRow], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game as stored: who plays it where, and the engine ``Game`` at ``version``.
+
+    Treat ``game`` as read-only: the service replaces the record after every move
+    rather than changing it, so a record you hold stays a consistent snapshot.
+    """
+
+    id: int
+    guild_id: int | None
+    channel_id: int | None
+    players: tuple[int, int]  # Discord user ids; players[i] is engine player i
+    options: GameOptions
+    seed: int
+    status: Literal["active", "finished"]
+    game: Game
+    version: int
+    board_message_id: int | None = None
+    dm_message_ids: tuple[int | None, int | None] = (None, None)  # by engine player
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    turn_started_at: float | None = None
+    deadline: float | None = None  # the player to move forfeits after this time
+    reminded: bool = False
+    match_id: int | None = None
+    first_player: int = 0  # engine player who moved first
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == "active"
+
+    @property
+    def result(self) -> Result | None:
+        return self.game.result if self.game.is_over else None
+
+    @property
+    def current_player(self) -> int | None:
+        """Engine player to move (0/1), None when over."""
+        return None if self.game.is_over else self.game.current_player
+
+    @property
+    def current_user(self) -> int | None:
+        """Discord user id of the player to move, None when over."""
+        player = self.current_player
+        return None if player is None else self.players[player]
+
+    def player_of(self, user_id: int) -> int | None:
+        """Engine player (0/1) of ``user_id``, None for a spectator."""
+        if user_id == self.players[0]:
+            return 0
+        if user_id == self.players[1]:
+            return 1
+        return None
+
+    def user_of(self, player: int) -> int:
+        return self.players[player]
+
+    def opponent_of(self, user_id: int) -> int | None:
+        player = self.player_of(user_id)
+        return None if player is None else self.players[1 - player]
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    """What one request changed, for the cogs to announce.
+
+    ``applied[0]`` is the request's own move (absent for resign/forfeit when the engine
+    returns no record); the rest were forced and applied automatically.
+    """
+
+    game: GameRecord
+    applied: list[Applied] = field(default_factory=list)
+    finished: bool = False
+    previous_version: int = 0
+    turn_changed: bool = False  # the player to move is now someone else
+    result: ResultRow | None = None  # the stored result, when this finished the game
+
+
+def options_to_dict(options: GameOptions) -> dict[str, Any]:
+    """JSON-compatible form of ``GameOptions`` for the database."""
+    to_dict = getattr(options, "to_dict", None)
+    if callable(to_dict):
+        return dict(to_dict())
+    data = dataclasses.asdict(options)
+    return {key: getattr(value, "name", value) for key, value in data.items()}
+
+
+def options_from_dict(data: dict[str, Any]) -> GameOptions:
+    from_dict = getattr(GameOptions, "from_dict", None)
+    if callable(from_dict):
+        return from_dict(data)
+    return GameOptions(**data)
+
+
+class GameService:
+    """Creates games and applies moves; the only writer of game state.
+
+    ``turn_timeout`` (seconds) sets each turn's deadline. ``result_hooks`` run inside
+    the transaction that finishes a game (after its result row is written), e.g. to
+    update ratings, so that a result and its rating change commit together.
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Callable[[], float] = time.time,
+        turn_timeout: float = 86400,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.turn_timeout = turn_timeout
+        self.result_hooks: list[ResultHook] = []
+        self._cache: dict[int, GameRecord] = {}
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    # -- reading ---------------------------------------------------------------------
+
+    async def get(self, game_id: int) -> GameRecord:
+        """The game with this id, finished or not. Raises ``GameNotFound``."""
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            return cached
+        record = await self._read(game_id)
+        if record.is_active:
+            # A move committed while we were reading has cached a newer record: keep it.
+            current = self._cache.setdefault(game_id, record)
+            return current if current.version >= record.version else record
+        return record
+
+    async def active_games_for(self, user_id: int) -> list[GameRecord]:
+        """The user's active games, oldest first."""
+        return [self._cached_or(row) for row in await self.db.active_games(user_id)]
+
+    async def find_game_for(
+        self, user_id: int, channel_id: int | None, game_id: int | None = None
+    ) -> GameRecord:
+        """The game a command without an explicit game means.
+
+        An explicit ``game_id`` wins (any game, also finished, also as a spectator);
+        else the caller's active game in this channel; else their only active game.
+        Raises ``GameNotFound``, ``AmbiguousGame`` (with ``.games``) or ``NoActiveGame``.
+        """
+        if game_id is not None:
+            return await self.get(game_id)
+        games = await self.active_games_for(user_id)
+        here = [g for g in games if channel_id is not None and g.channel_id == channel_id]
+        for candidates in (here, games):
+            if len(candidates) == 1:
+                return candidates[0]
+            if len(candidates) > 1:
+                raise AmbiguousGame(candidates)
+        raise NoActiveGame(user_id)
+
+    async def games_due(self, now: float | None = None) -> list[GameRecord]:
+        """Active games whose player to move is out of time (see ``forfeit_overdue``)."""
+        now = self.clock() if now is None else now
+        return [self._cached_or(row) for row in await self.db.games_due(now)]
+
+    async def games_to_remind(self, after: float, now: float | None = None) -> list[GameRecord]:
+        """Active games whose turn began ``after`` seconds ago or more, not yet reminded."""
+        now = self.clock() if now is None else now
+        return [self._cached_or(row) for row in await self.db.games_to_remind(now, after)]
+
+    # -- creating --------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int | None,
+        players: tuple[int, int],
+        options: GameOptions,
+        seed: int | None = None,
+        first_player: int | None = None,
+        match_id: int | None = None,
+    ) -> GameRecord:
+        """Start a game; ``players[0]`` becomes engine player 0. Forced moves at the
+        start (if the rules have any) are applied before it is stored."""
+        if players[0] == players[1]:
+            raise ValueError("a game needs two different players")
+        seed = secrets.randbits(62) if seed is None else seed
+        game = Game.new(seed=seed, options=options, first_player=first_player)
+        self._apply_forced(game)
+        now = self.clock()
+        deadline = None if game.is_over else now + self.turn_timeout
+        async with self.db.transaction():
+            game_id = await self.db.insert_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                players=players,
+                options=options_to_dict(options),
+                seed=seed,
+                first_player=game.first_player,
+                match_id=match_id,
+                state=game.to_dict(),
+                version=game.version,
+                now=now,
+                deadline=deadline,
+            )
+            if game.log:
+                await self.db.append_moves(game_id, self._entries(game, 0), version=game.version, now=now)
+        record = GameRecord(
+            id=game_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            players=players,
+            options=options,
+            seed=seed,
+            status="active",
+            game=game,
+            version=game.version,
+            created_at=now,
+            updated_at=now,
+            turn_started_at=now,
+            deadline=deadline,
+            match_id=match_id,
+            first_player=game.first_player,
+        )
+        self._cache[game_id] = record
+        log.info("Game %d created (guild %s, channel %s)", game_id, guild_id, channel_id)
+        return record
+
+    # -- moving ----------------------------------------------------------------------
+
+    async def apply(
+        self, game_id: int, user_id: int, move: Move | str, *, expected_version: int | None = None
+    ) -> MoveOutcome:
+        """Apply ``user_id``'s ``move`` (a ``Move`` or its text notation) to the game.
+
+        ``expected_version`` is the version the control was made for; if the game is
+        elsewhere now, ``StaleControl`` is raised and nothing changes. Raises
+        ``GameNotFound``, ``GameFinished``, ``NotAPlayer``, ``StaleControl``, or the
+        engine's ``IllegalMove``/``NotationError`` unchanged.
+        """
+        async with self._locks[game_id]:
+            record = await self._active(game_id, expected_version)
+            player = record.player_of(user_id)
+            if player is None:
+                raise NotAPlayer(game_id, user_id)
+            if isinstance(move, str):
+                move = parse_move(move, max_value=record.game.ruleset.max_value)
+            game = record.game.clone()
+            applied = [game.apply(move, player=player)]  # validates; raises before any change
+            applied += self._apply_forced(game)
+            outcome = await self._commit(record, game, applied)
+        log.info(
+            "Game %d: %s by player %d -> version %d",
+            game_id,
+            type(move).__name__,
+            player,
+            outcome.game.version,
+        )
+        return outcome
+
+    async def resign(self, game_id: int, user_id: int, *, expected_version: int | None = None) -> MoveOutcome:
+        """``user_id`` gives up; the opponent wins (reason "resigned")."""
+        async with self._locks[game_id]:
+            record = await self._active(game_id, expected_version)
+            player = record.player_of(user_id)
+            if player is None:
+                raise NotAPlayer(game_id, user_id)
+            game = record.game.clone()
+            applied = game.resign(player)
+            outcome = await self._commit(record, game, [applied] if applied is not None else [])
+        log.info("Game %d: player %d resigned", game_id, player)
+        return outcome
+
+    async def forfeit(self, game_id: int, player: int, *, expected_version: int | None = None) -> MoveOutcome:
+        """Engine ``player`` loses on time (reason "timeout")."""
+        async with self._locks[game_id]:
+            record = await self._active(game_id, expected_version)
+            game = record.game.clone()
+            applied = game.forfeit(player)
+            outcome = await self._commit(record, game, [applied] if applied is not None else [])
+        log.info("Game %d: player %d forfeited on time", game_id, player)
+        return outcome
+
+    async def forfeit_overdue(self, now: float | None = None) -> list[MoveOutcome]:
+        """Forfeit every game whose player to move is past the deadline. Safe to call
+        from a timer loop after a restart: a game that moved meanwhile is skipped."""
+        now = self.clock() if now is None else now
+        outcomes = []
+        for record in await self.games_due(now):
+            player = record.current_player
+            if player is None:
+                continue
+            try:
+                outcomes.append(await self.forfeit(record.id, player, expected_version=record.version))
+            except (StaleControl, GameFinished):
+                continue  # somebody moved (or resigned) in the meantime
+        return outcomes
+
+    async def mark_reminded(self, game_id: int, version: int) -> bool:
+        """Record that the player to move at ``version`` was reminded; False if moved on."""
+        async with self._locks[game_id]:
+            done = await self.db.mark_reminded(game_id, version)
+            cached = self._cache.get(game_id)
+            if done and cached is not None and cached.version == version:
+                self._cache[game_id] = dataclasses.replace(cached, reminded=True)
+            return done
+
+    async def set_message_ids(
+        self,
+        game_id: int,
+        *,
+        board_message_id: int | _Unset | None = UNSET,
+        dm_message_ids: dict[int, int | None] | None = None,
+    ) -> GameRecord:
+        """Remember the board message and the DM messages (keyed by engine player 0/1)
+        so that they can be edited after a restart. Unchanged ones are left alone."""
+        async with self._locks[game_id]:
+            record = await self.get(game_id)
+            await self.db.set_message_ids(
+                game_id, board_message_id=board_message_id, dm_message_ids=dm_message_ids
+            )
+            dms = list(record.dm_message_ids)
+            for player, message_id in (dm_message_ids or {}).items():
+                dms[player] = message_id
+            record = dataclasses.replace(
+                record,
+                board_message_id=record.board_message_id
+                if isinstance(board_message_id, _Unset)
+                else board_message_id,
+                dm_message_ids=(dms[0], dms[1]),
+            )
+            if record.is_active:
+                self._cache[game_id] = record
+            return record
+
+    # -- internals -------------------------------------------------------------------
+
+    async def _active(self, game_id: int, expected_version: int | None) -> GameRecord:
+        record = await self.get(game_id)
+        if not record.is_active or record.game.is_over:
+            raise GameFinished(game_id)
+        if expected_version is not None and expected_version != record.version:
+            raise StaleControl(game_id, expected_version, record.version)
+        return record
+
+    @staticmethod
+    def _apply_forced(game: Game) -> list[Applied]:
+        applied = []
+        for _ in range(MAX_FORCED_MOVES):
+            if game.is_over:
+                break
+            forced = game.forced_move()
+            if forced is None:
+                break
+            applied.append(game.apply(forced))
+        return applied
+
+    @staticmethod
+    def _entries(game: Game, start: int) -> list[tuple[int, int, str]]:
+        """Log entries from index ``start`` as ``(seq, player, text)``; seq counts from 1."""
+        return [(start + i + 1, player, str(move)) for i, (player, move) in enumerate(game.log[start:])]
+
+    async def _commit(self, record: GameRecord, game: Game, applied: Sequence[Applied]) -> MoveOutcome:
+        """Store ``game`` (a changed copy of ``record.game``) and publish it."""
+        now = self.clock()
+        finished = game.is_over
+        turn_changed = not finished and game.current_player != record.game.current_player
+        if finished:
+            turn_started_at, deadline, reminded = None, None, False
+        elif turn_changed:
+            turn_started_at, deadline, reminded = now, now + self.turn_timeout, False
+        else:
+            turn_started_at, deadline, reminded = record.turn_started_at, record.deadline, record.reminded
+        new = dataclasses.replace(
+            record,
+            game=game,
+            version=game.version,
+            status="finished" if finished else "active",
+            updated_at=now,
+            turn_started_at=turn_started_at,
+            deadline=deadline,
+            reminded=reminded,
+        )
+        result_row = None
+        try:
+            async with self.db.transaction():
+                await self.db.append_moves(
+                    record.id, self._entries(game, len(record.game.log)), version=game.version, now=now
+                )
+                await self.db.save_game_state(
+                    record.id,
+                    expected_version=record.version,
+                    version=game.version,
+                    state=game.to_dict(),
+                    status=new.status,
+                    turn_started_at=turn_started_at,
+                    deadline=deadline,
+                    reminded=reminded,
+                    now=now,
+                )
+                if finished:
+                    result = game.result
+                    assert result is not None
+                    result_row = await self.db.record_result(
+                        record.id,
+                        guild_id=record.guild_id,
+                        players=record.players,
+                        winner=result.winner,
+                        reason=result.reason,
+                        stones=(result.stones[0], result.stones[1]),
+                        moves=len(game.log),
+                        now=now,
+                    )
+                    for hook in self.result_hooks:
+                        await hook(self.db, new, result_row)
+        except BaseException:
+            # Whether or not the commit reached the disk, the next request reloads it.
+            self._cache.pop(record.id, None)
+            raise
+        if finished:
+            self._cache.pop(record.id, None)
+            log.info("Game %d finished: %s", record.id, game.result)
+        else:
+            self._cache[record.id] = new
+        return MoveOutcome(
+            game=new,
+            applied=list(applied),
+            finished=finished,
+            previous_version=record.version,
+            turn_changed=turn_changed,
+            result=result_row,
+        )
+
+    async def _read(self, game_id: int) -> GameRecord:
+        row = await self.db.get_game(game_id)
+        if row is None:
+            raise GameNotFound(game_id)
+        return self._record(row)
+
+    def _cached_or(self, row: GameRow) -> GameRecord:
+        cached = self._cache.get(row.id)
+        if cached is not None and cached.version >= row.version:
+            return cached
+        record = self._record(row)
+        if record.is_active:
+            self._cache[row.id] = record
+        return record
+
+    @staticmethod
+    def _record(row: GameRow) -> GameRecord:
+        return GameRecord(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            players=row.players,
+            options=options_from_dict(row.options),
+            seed=row.seed,
+            status=row.status,
+            game=Game.from_dict(row.state),
+            version=row.version,
+            board_message_id=row.board_message_id,
+            dm_message_ids=row.dm_message_ids,
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+            turn_started_at=row.turn_started_at,
+            deadline=row.deadline,
+            reminded=row.reminded,
+            match_id=row.match_id,
+            first_player=row.first_player,
+        )

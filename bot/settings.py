@@ -1,0 +1,95 @@
+"""Settings from the environment and an optional ``.env`` file.
+
+The environment wins over ``.env``, so a deployment can override one value without
+editing the file. ``os.environ`` is never modified. Every setting and its default is
+listed in ``.env.example`` and in the README's "Configuration" section.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+README_SECTION = 'README.md, section "Configuration"'
+
+
+class SettingsError(ValueError):
+    """A setting has a value we cannot use. The message names the variable."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str | None = field(default=None, repr=False)  # never in logs
+    database_path: str = "schotten.db"
+    log_level: str = "INFO"
+    dev_guild_id: int | None = None
+    challenge_timeout: int = 600  # seconds an open challenge waits for an answer
+    turn_timeout: int = 86400  # seconds a player has for a turn before forfeiting
+    turn_reminder: int = 43200  # seconds into a turn when the player is reminded; 0: never
+
+    @property
+    def log_level_value(self) -> int:
+        return logging.getLevelNamesMapping()[self.log_level]
+
+    @classmethod
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, env_file: str | os.PathLike[str] | None = ".env"
+    ) -> Settings:
+        """Read settings from ``environ`` (default ``os.environ``) over ``env_file``.
+
+        A missing ``env_file`` is fine. Raises ``SettingsError`` for malformed values.
+        A missing token is not an error here: ``python -m bot`` checks it, tests need none.
+        """
+        values: dict[str, str] = {}
+        if env_file is not None and Path(env_file).is_file():
+            values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+        values.update(os.environ if environ is None else environ)
+
+        def get(name: str) -> str | None:
+            value = values.get(name, "").strip()
+            return value or None
+
+        level = (get("LOG_LEVEL") or cls.log_level).upper()
+        if level not in logging.getLevelNamesMapping() or level == "NOTSET":
+            raise SettingsError(
+                f"LOG_LEVEL={values.get('LOG_LEVEL')!r} is not a log level;"
+                " use DEBUG, INFO, WARNING or ERROR."
+            )
+
+        def seconds(name: str, default: int, minimum: int) -> int:
+            value = _int(name, get(name), minimum=minimum)
+            return default if value is None else value
+
+        settings = cls(
+            token=get("DISCORD_TOKEN"),
+            database_path=get("DATABASE_PATH") or cls.database_path,
+            log_level=level,
+            dev_guild_id=_int("DEV_GUILD_ID", get("DEV_GUILD_ID"), minimum=1),
+            challenge_timeout=seconds("CHALLENGE_TIMEOUT", cls.challenge_timeout, 1),
+            turn_timeout=seconds("TURN_TIMEOUT", cls.turn_timeout, 1),
+            turn_reminder=seconds("TURN_REMINDER", cls.turn_reminder, 0),
+        )
+        if settings.turn_reminder >= settings.turn_timeout:
+            raise SettingsError(
+                f"TURN_REMINDER ({settings.turn_reminder}) must be less than TURN_TIMEOUT "
+                f"({settings.turn_timeout}), or 0 for no reminder."
+            )
+        return settings
+
+
+def _int(name: str, text: str | None, *, minimum: int) -> int | None:
+    """The whole number in ``text`` (None when unset); SettingsError names ``name``."""
+    if text is None:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise SettingsError(f"{name}={text!r} is not a whole number.") from None
+    if value < minimum:
+        raise SettingsError(f"{name}={value} must be at least {minimum}.")
+    return value

@@ -1,0 +1,30 @@
+"""Persistence: SQLite through aiosqlite. The only package that contains SQL."""
+
+from bot.storage.database import (
+    UNSET,
+    ChallengeRow,
+    ChallengeStatus,
+    ConcurrentUpdate,
+    Database,
+    GameRow,
+    GameStatus,
+    MoveRow,
+    RatingRow,
+    ResultRow,
+)
+from bot.storage.schema import MigrationError, latest_version
+
+__all__ = [
+    "UNSET",
+    "ChallengeRow",
+    "ChallengeStatus",
+    "ConcurrentUpdate",
+    "Database",
+    "GameRow",
+    "GameStatus",
+    "MigrationError",
+    "MoveRow",
+    "RatingRow",
+    "ResultRow",
+    "latest_version",
+]

@@ -1,0 +1,702 @@
+"""``Database``: the only place with SQL. Every statement uses bound parameters.
+
+One aiosqlite connection serves the whole bot. Access to it is serialized by an
+``asyncio.Lock`` so that a transaction of one task never sees (or is interleaved with)
+statements of another; ``async with db.transaction():`` holds the lock from ``BEGIN
+IMMEDIATE`` to ``COMMIT``, and the methods called inside it by the same task join it.
+Outside a transaction each method is atomic on its own.
+
+SQLite runs in WAL mode with ``synchronous=FULL``: a committed move survives a crash of
+the process and of the machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+import aiosqlite
+
+from bot.storage.schema import MigrationError, latest_version, migrations
+
+log = logging.getLogger(__name__)
+
+GameStatus = Literal["active", "finished"]
+ChallengeStatus = Literal["pending", "accepted", "declined", "cancelled", "expired"]
+
+
+class _Unset:
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Final = _Unset()
+
+
+class ConcurrentUpdate(RuntimeError):
+    """A game row was not at the version the writer expected. The service holds a lock
+    per game, so this means a bug (or a second bot process on the same database)."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int | None
+    players: tuple[int, int]
+    options: dict[str, Any]
+    seed: int
+    first_player: int
+    match_id: int | None
+    status: GameStatus
+    state: dict[str, Any]
+    version: int
+    board_message_id: int | None
+    dm_message_ids: tuple[int | None, int | None]
+    turn_started_at: float | None
+    deadline: float | None
+    reminded: bool
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    game_id: int
+    seq: int
+    player: int
+    move: str
+    version: int
+    created_at: float
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    game_id: int
+    guild_id: int | None
+    winner_id: int | None
+    loser_id: int | None
+    players: tuple[int, int]
+    winner: int | None
+    reason: str
+    stones: tuple[int, int]
+    moves: int
+    finished_at: float
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    scope: str
+    user_id: int
+    rating: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class ChallengeRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    challenger_id: int
+    opponent_id: int | None
+    options: dict[str, Any]
+    message_id: int | None
+    status: ChallengeStatus
+    game_id: int | None
+    created_at: float
+    expires_at: float
+
+
+async def _run(conn: aiosqlite.Connection, sql: str) -> None:
+    """Run a statement and close its cursor: an open cursor keeps its statement "in
+    progress", and SQLite then refuses to COMMIT."""
+    async with conn.execute(sql) as cursor:
+        await cursor.fetchall()
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _game(row: sqlite3.Row) -> GameRow:
+    return GameRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        players=(row["player0"], row["player1"]),
+        options=json.loads(row["options"]),
+        seed=row["seed"],
+        first_player=row["first_player"],
+        match_id=row["match_id"],
+        status=row["status"],
+        state=json.loads(row["state"]),
+        version=row["version"],
+        board_message_id=row["board_message_id"],
+        dm_message_ids=(row["dm_message_id0"], row["dm_message_id1"]),
+        turn_started_at=row["turn_started_at"],
+        deadline=row["deadline"],
+        reminded=bool(row["reminded"]),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+def _challenge(row: sqlite3.Row) -> ChallengeRow:
+    return ChallengeRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        challenger_id=row["challenger_id"],
+        opponent_id=row["opponent_id"],
+        options=json.loads(row["options"]),
+        message_id=row["message_id"],
+        status=row["status"],
+        game_id=row["game_id"],
+        created_at=row["created_at"],
+        expires_at=row["expires_at"],
+    )
+
+
+def _result(row: sqlite3.Row) -> ResultRow:
+    return ResultRow(
+        game_id=row["game_id"],
+        guild_id=row["guild_id"],
+        winner_id=row["winner_id"],
+        loser_id=row["loser_id"],
+        players=(row["player0"], row["player1"]),
+        winner=row["winner"],
+        reason=row["reason"],
+        stones=(row["stones0"], row["stones1"]),
+        moves=row["moves"],
+        finished_at=row["finished_at"],
+    )
+
+
+def _rating(row: sqlite3.Row) -> RatingRow:
+    return RatingRow(**{key: row[key] for key in row.keys()})  # noqa: SIM118 - sqlite3.Row
+
+
+class Database:
+    """Typed access to the bot's SQLite database. ``path`` may be ``":memory:"``."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = os.fspath(path)
+        self._conn: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+        self._tx_owner: asyncio.Task[Any] | None = None
+
+    # -- lifecycle -------------------------------------------------------------------
+
+    @property
+    def is_open(self) -> bool:
+        return self._conn is not None
+
+    async def connect(self) -> None:
+        if self._conn is not None:
+            return
+        # isolation_level=None: no implicit transactions; we BEGIN and COMMIT ourselves.
+        conn = await aiosqlite.connect(self.path, isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        try:
+            for pragma in (
+                "PRAGMA journal_mode = WAL",
+                "PRAGMA synchronous = FULL",
+                "PRAGMA foreign_keys = ON",
+                "PRAGMA busy_timeout = 5000",
+            ):
+                await _run(conn, pragma)
+        except BaseException:
+            await conn.close()
+            raise
+        self._conn = conn
+        log.info("Database %s opened", self.path)
+
+    async def close(self) -> None:
+        """Close the connection after any transaction in progress has finished."""
+        async with self._lock:
+            if self._conn is None:
+                return
+            conn, self._conn = self._conn, None
+            await conn.close()
+        log.info("Database %s closed", self.path)
+
+    async def __aenter__(self) -> Database:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- migrations ------------------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        row = await self._one("PRAGMA user_version")
+        assert row is not None
+        return int(row[0])
+
+    async def migrate(self, target: int | None = None) -> int:
+        """Apply the pending migrations up to ``target`` (default: all); returns the version."""
+        target = latest_version() if target is None else target
+        async with self._lock:
+            conn = self._connection()
+            async with conn.execute("PRAGMA user_version") as cursor:
+                row = await cursor.fetchone()
+            current = int(row[0]) if row else 0
+            if current > latest_version():
+                raise MigrationError(
+                    f"{self.path} is at schema version {current}, newer than this bot "
+                    f"({latest_version()}); update the bot."
+                )
+            for migration in migrations()[current:target]:
+                script = (
+                    f"BEGIN IMMEDIATE;\n{migration.sql}\nPRAGMA user_version = {migration.version};\nCOMMIT;"
+                )
+                try:
+                    await conn.executescript(script)
+                except sqlite3.Error as error:
+                    if conn.in_transaction:
+                        await _run(conn, "ROLLBACK")
+                    raise MigrationError(
+                        f"migration {migration.version} ({migration.name}) failed: {error}"
+                    ) from error
+                log.info("Database migrated to version %d (%s)", migration.version, migration.name)
+                current = migration.version
+            return current
+
+    # -- plumbing --------------------------------------------------------------------
+
+    def _connection(self) -> aiosqlite.Connection:
+        if self._conn is None:
+            raise RuntimeError("the database is not open; call connect() first")
+        return self._conn
+
+    def _in_own_transaction(self) -> bool:
+        return self._tx_owner is not None and self._tx_owner is asyncio.current_task()
+
+    @asynccontextmanager
+    async def _access(self) -> AsyncIterator[aiosqlite.Connection]:
+        if self._in_own_transaction():
+            yield self._connection()
+        else:
+            async with self._lock:
+                yield self._connection()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Database]:
+        """``async with db.transaction():`` everything inside commits together or not at all.
+
+        Database methods awaited inside, by the same task, are part of it. Not reentrant.
+        """
+        if self._in_own_transaction():
+            raise RuntimeError("transactions do not nest")
+        async with self._lock:
+            conn = self._connection()
+            await _run(conn, "BEGIN IMMEDIATE")
+            self._tx_owner = asyncio.current_task()
+            try:
+                yield self
+            except BaseException:
+                self._tx_owner = None
+                if conn.in_transaction:
+                    await _run(conn, "ROLLBACK")
+                raise
+            self._tx_owner = None
+            await _run(conn, "COMMIT")
+
+    @asynccontextmanager
+    async def _atomic(self) -> AsyncIterator[None]:
+        """A transaction unless the caller already holds one."""
+        if self._in_own_transaction():
+            yield
+        else:
+            async with self.transaction():
+                yield
+
+    async def _execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> int:
+        """Run one statement; returns the rowcount (or lastrowid for an INSERT)."""
+        async with self._access() as conn, conn.execute(sql, params) as cursor:
+            if sql.lstrip().upper().startswith("INSERT"):
+                return int(cursor.lastrowid or 0)
+            return cursor.rowcount
+
+    async def _executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> None:
+        async with self._access() as conn, conn.executemany(sql, params):
+            pass
+
+    async def _all(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[sqlite3.Row]:
+        async with self._access() as conn, conn.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    async def _one(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> sqlite3.Row | None:
+        async with self._access() as conn, conn.execute(sql, params) as cursor:
+            row = await cursor.fetchone()
+            return row
+
+    # -- meta ------------------------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else str(row["value"])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    # -- players ---------------------------------------------------------------------
+
+    async def ensure_players(self, user_ids: Iterable[int], now: float) -> None:
+        await self._executemany(
+            "INSERT INTO players (user_id, created_at) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING",
+            [(user_id, now) for user_id in user_ids],
+        )
+
+    # -- games -----------------------------------------------------------------------
+
+    async def insert_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int | None,
+        players: tuple[int, int],
+        options: Mapping[str, Any],
+        seed: int,
+        first_player: int,
+        match_id: int | None,
+        state: Mapping[str, Any],
+        version: int,
+        now: float,
+        deadline: float | None,
+    ) -> int:
+        """Insert a new active game (and its players); returns its id."""
+        async with self._atomic():
+            await self.ensure_players(players, now)
+            return await self._execute(
+                """
+                INSERT INTO games (guild_id, channel_id, player0, player1, options, seed, first_player,
+                                   match_id, status, state, version, turn_started_at, deadline,
+                                   created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?)
+                """,
+                (
+                    guild_id,
+                    channel_id,
+                    players[0],
+                    players[1],
+                    _json(options),
+                    seed,
+                    first_player,
+                    match_id,
+                    _json(state),
+                    version,
+                    now,
+                    deadline,
+                    now,
+                    now,
+                ),
+            )
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+        return None if row is None else _game(row)
+
+    async def active_games(self, user_id: int) -> list[GameRow]:
+        """The user's active games, oldest first."""
+        rows = await self._all(
+            """
+            SELECT * FROM games WHERE status = 'active' AND player0 = ?
+            UNION
+            SELECT * FROM games WHERE status = 'active' AND player1 = ?
+            ORDER BY id
+            """,
+            (user_id, user_id),
+        )
+        return [_game(row) for row in rows]
+
+    async def all_active_games(self) -> list[GameRow]:
+        return [
+            _game(row) for row in await self._all("SELECT * FROM games WHERE status = 'active' ORDER BY id")
+        ]
+
+    async def save_game_state(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        version: int,
+        state: Mapping[str, Any],
+        status: GameStatus,
+        turn_started_at: float | None,
+        deadline: float | None,
+        reminded: bool,
+        now: float,
+    ) -> None:
+        """Replace the snapshot of a game that is still at ``expected_version``."""
+        count = await self._execute(
+            """
+            UPDATE games SET state = ?, version = ?, status = ?, turn_started_at = ?, deadline = ?,
+                             reminded = ?, updated_at = ?
+            WHERE id = ? AND version = ?
+            """,
+            (
+                _json(state),
+                version,
+                status,
+                turn_started_at,
+                deadline,
+                int(reminded),
+                now,
+                game_id,
+                expected_version,
+            ),
+        )
+        if count != 1:
+            raise ConcurrentUpdate(f"game {game_id} is no longer at version {expected_version}")
+
+    async def set_message_ids(
+        self,
+        game_id: int,
+        *,
+        board_message_id: int | _Unset | None = UNSET,
+        dm_message_ids: Mapping[int, int | None] | None = None,
+    ) -> None:
+        """Store the board message id and/or DM message ids (by engine player 0/1)."""
+        sets: list[str] = []
+        params: list[Any] = []
+        if not isinstance(board_message_id, _Unset):
+            sets.append("board_message_id = ?")
+            params.append(board_message_id)
+        for player, message_id in (dm_message_ids or {}).items():
+            if player not in (0, 1):
+                raise ValueError(f"player must be 0 or 1, not {player!r}")
+            sets.append(("dm_message_id0", "dm_message_id1")[player] + " = ?")
+            params.append(message_id)
+        if sets:
+            # The column names come from the fixed tuple above, never from input.
+            await self._execute(f"UPDATE games SET {', '.join(sets)} WHERE id = ?", (*params, game_id))
+
+    async def games_due(self, now: float) -> list[GameRow]:
+        """Active games whose player to move has run out of time."""
+        rows = await self._all(
+            "SELECT * FROM games WHERE status = 'active' AND deadline <= ? ORDER BY deadline",
+            (now,),
+        )
+        return [_game(row) for row in rows]
+
+    async def games_to_remind(self, now: float, after: float) -> list[GameRow]:
+        """Active games whose turn started at least ``after`` seconds ago, not yet reminded."""
+        rows = await self._all(
+            """
+            SELECT * FROM games WHERE status = 'active' AND reminded = 0 AND turn_started_at IS NOT NULL
+                                  AND turn_started_at + ? <= ?
+            ORDER BY turn_started_at
+            """,
+            (after, now),
+        )
+        return [_game(row) for row in rows]
+
+    async def mark_reminded(self, game_id: int, version: int) -> bool:
+        """Mark the current turn as reminded; False if the game has moved on meanwhile."""
+        return (
+            await self._execute(
+                "UPDATE games SET reminded = 1 WHERE id = ? AND version = ? AND status = 'active'",
+                (game_id, version),
+            )
+            == 1
+        )
+
+    # -- moves -----------------------------------------------------------------------
+
+    async def append_moves(
+        self, game_id: int, entries: Sequence[tuple[int, int, str]], *, version: int, now: float
+    ) -> None:
+        """Append log entries ``(seq, player, move_text)`` of one commit at ``version``."""
+        await self._executemany(
+            "INSERT INTO moves (game_id, seq, player, move, version, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, seq, player, move, version, now) for seq, player, move in entries],
+        )
+
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        rows = await self._all("SELECT * FROM moves WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [MoveRow(**{key: row[key] for key in row.keys()}) for row in rows]  # noqa: SIM118
+
+    # -- results and ratings ---------------------------------------------------------
+
+    async def record_result(
+        self,
+        game_id: int,
+        *,
+        guild_id: int | None,
+        players: tuple[int, int],
+        winner: int | None,
+        reason: str,
+        stones: tuple[int, int],
+        moves: int,
+        now: float,
+    ) -> ResultRow:
+        """Write the result of a finished game. Call it inside the transaction of the
+        move that finished it, where rating updates for the same result also belong."""
+        winner_id = None if winner is None else players[winner]
+        loser_id = None if winner is None else players[1 - winner]
+        await self._execute(
+            """
+            INSERT INTO results (game_id, guild_id, winner_id, loser_id, player0, player1, winner, reason,
+                                 stones0, stones1, moves, finished_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            (game_id, guild_id, winner_id, loser_id, *players, winner, reason, *stones, moves, now),
+        )
+        return ResultRow(game_id, guild_id, winner_id, loser_id, players, winner, reason, stones, moves, now)
+
+    async def get_result(self, game_id: int) -> ResultRow | None:
+        row = await self._one("SELECT * FROM results WHERE game_id = ?", (game_id,))
+        return None if row is None else _result(row)
+
+    async def recent_results(self, *, guild_id: int | None = None, limit: int = 20) -> list[ResultRow]:
+        if guild_id is None:
+            rows = await self._all("SELECT * FROM results ORDER BY finished_at DESC LIMIT ?", (limit,))
+        else:
+            rows = await self._all(
+                "SELECT * FROM results WHERE guild_id = ? ORDER BY finished_at DESC LIMIT ?",
+                (guild_id, limit),
+            )
+        return [_result(row) for row in rows]
+
+    async def get_rating(self, scope: str, user_id: int) -> RatingRow | None:
+        row = await self._one("SELECT * FROM ratings WHERE scope = ? AND user_id = ?", (scope, user_id))
+        return None if row is None else _rating(row)
+
+    async def save_rating(
+        self, rating: RatingRow, *, game_id: int | None = None, before: float | None = None
+    ) -> None:
+        """Insert or replace a rating; with ``game_id`` also log the change from ``before``."""
+        async with self._atomic():
+            await self._execute(
+                """
+                INSERT INTO ratings (scope, user_id, rating, games, wins, losses, draws, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (scope, user_id) DO UPDATE SET
+                    rating = excluded.rating, games = excluded.games, wins = excluded.wins,
+                    losses = excluded.losses, draws = excluded.draws, updated_at = excluded.updated_at
+                """,
+                (
+                    rating.scope,
+                    rating.user_id,
+                    rating.rating,
+                    rating.games,
+                    rating.wins,
+                    rating.losses,
+                    rating.draws,
+                    rating.updated_at,
+                ),
+            )
+            if game_id is not None:
+                await self._execute(
+                    "INSERT INTO rating_changes (game_id, scope, user_id, before, after)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (
+                        game_id,
+                        rating.scope,
+                        rating.user_id,
+                        rating.rating if before is None else before,
+                        rating.rating,
+                    ),
+                )
+
+    async def leaderboard(self, scope: str, *, limit: int = 10, min_games: int = 1) -> list[RatingRow]:
+        rows = await self._all(
+            "SELECT * FROM ratings WHERE scope = ? AND games >= ? ORDER BY rating DESC, games DESC LIMIT ?",
+            (scope, min_games, limit),
+        )
+        return [_rating(row) for row in rows]
+
+    # -- challenges ------------------------------------------------------------------
+
+    async def create_challenge(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int | None,
+        options: Mapping[str, Any],
+        now: float,
+        expires_at: float,
+        message_id: int | None = None,
+    ) -> ChallengeRow:
+        async with self._atomic():
+            await self.ensure_players([u for u in (challenger_id, opponent_id) if u is not None], now)
+            challenge_id = await self._execute(
+                """
+                INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, options, message_id,
+                                        created_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                (
+                    guild_id,
+                    channel_id,
+                    challenger_id,
+                    opponent_id,
+                    _json(options),
+                    message_id,
+                    now,
+                    expires_at,
+                ),
+            )
+        challenge = await self.get_challenge(challenge_id)
+        assert challenge is not None
+        return challenge
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
+        row = await self._one("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
+        return None if row is None else _challenge(row)
+
+    async def pending_challenges(self, *, user_id: int | None = None) -> list[ChallengeRow]:
+        """Pending challenges (by or to ``user_id`` if given), oldest first."""
+        if user_id is None:
+            rows = await self._all("SELECT * FROM challenges WHERE status = 'pending' ORDER BY id")
+        else:
+            rows = await self._all(
+                """
+                SELECT * FROM challenges WHERE status = 'pending' AND (challenger_id = ? OR opponent_id = ?)
+                ORDER BY id
+                """,
+                (user_id, user_id),
+            )
+        return [_challenge(row) for row in rows]
+
+    async def expired_challenges(self, now: float) -> list[ChallengeRow]:
+        rows = await self._all(
+            "SELECT * FROM challenges WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at",
+            (now,),
+        )
+        return [_challenge(row) for row in rows]
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int | None) -> None:
+        await self._execute("UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id))
+
+    async def resolve_challenge(
+        self, challenge_id: int, status: ChallengeStatus, *, game_id: int | None = None
+    ) -> bool:
+        """Move a pending challenge to ``status``. Returns False if it was no longer pending,
+        so that of two simultaneous answers (accept and cancel, or two accepts) one wins."""
+        return (
+            await self._execute(
+                "UPDATE challenges SET status = ?, game_id = ? WHERE id = ? AND status = 'pending'",
+                (status, game_id, challenge_id),
+            )
+            == 1
+        )
