@@ -12,11 +12,12 @@ completed first. Jokers already on the opponent's side count as they lie, at the
 value; unplayed tactic cards are never considered. Too few clan cards left to complete
 the opponent's side: the claim holds.
 
-**Fast path for the game**: pass card objects for ``mine`` and ``theirs`` and
-``unplayed`` as an ``int`` bit mask of card ids (``sum(1 << card.id for card in ...)``,
-bit ``card.id`` set for every clan card not on the table). Bits of tactic cards, of cards
-outside the ruleset and of cards on either side are ignored. ``unplayed`` may also be any
-iterable (set, frozenset, list) of card objects or texts.
+**Fast path for the game**: pass card objects for ``mine`` and ``theirs`` (a list or a
+tuple) and ``unplayed`` as an ``int`` bit mask of card ids (``sum(1 << card.id for card
+in ...)``, bit ``card.id`` set for every clan card not on the table). Bits of tactic
+cards, of cards outside the ruleset and of cards on either side are ignored. ``unplayed``
+may also be any iterable (set, frozenset, list) of card objects or texts; it is turned
+into that mask first.
 
 How it is fast: the strongest completion of the opponent's side is found without trying
 every completion. Base game (3 clan cards a side, no Fog): the 3-card formations of the
@@ -412,9 +413,10 @@ def prove_claim(
         mine = tuple(mine)
     if type(theirs) is not tuple and type(theirs) is not list:
         theirs = tuple(theirs)
-    if needed == 3 and not fog and type(unplayed) is int:
+    pool = unplayed & t.clan_mask if type(unplayed) is int else _unplayed_mask(unplayed, t)
+    if needed == 3 and not fog:
         try:
-            proof = _prove_plain(mine, theirs, unplayed, mine_completed_first, t)  # type: ignore[arg-type]
+            proof = _prove_plain(mine, theirs, pool, mine_completed_first, t)  # type: ignore[arg-type]
         except AttributeError:  # card texts: take the general path
             proof = None
         if proof is not None:
@@ -430,7 +432,6 @@ def prove_claim(
         counter = None if ok else tuple(their_cards)
         return Proof(ok, counter, mine_strength, strength_of_key(their_key))
 
-    pool = _unplayed_mask(unplayed, t)
     for card in mine_clan:
         pool &= ~(1 << card.id)
     for card in their_clan:
