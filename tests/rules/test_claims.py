@@ -142,6 +142,11 @@ def test_mud_needs_four_cards_on_both_sides() -> None:
     assert not claim_is_provable(mine, [], unplayed_except(*mine), mud=True)
     proof = prove_claim(mine, ["B1", "B2"], ["B3", "B4", "P1"], needed=4)
     assert proof.counter_example == tuple(parse_cards("B1 B2 B3 B4"))
+    # Two complete Mud sides tie: the side completed first wins.
+    assert claim_is_provable(["R1", "R2", "R3", "R4"], ["G4", "G2", "G3", "G1"], [], mud=True)
+    assert not claim_is_provable(
+        ["R1", "R2", "R3", "R4"], ["G4", "G2", "G3", "G1"], [], mud=True, mine_completed_first=False
+    )
     # A side that held more cards (Mud gone): its strongest subset counts.
     assert claim_is_provable(["R1", "O9", "O8", "O7"], ["G9", "B9", "P9"], [])
 
