@@ -7,6 +7,7 @@ listed in ``.env.example`` and in the README's "Configuration" section.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 from collections.abc import Mapping
@@ -74,6 +75,9 @@ class Settings:
             turn_timeout=seconds("TURN_TIMEOUT", cls.turn_timeout, 1),
             turn_reminder=seconds("TURN_REMINDER", cls.turn_reminder, 0),
         )
+        if get("TURN_REMINDER") is None and settings.turn_reminder >= settings.turn_timeout:
+            # Only TURN_TIMEOUT was shortened: remind half-way rather than refuse to start.
+            settings = dataclasses.replace(settings, turn_reminder=settings.turn_timeout // 2)
         if settings.turn_reminder >= settings.turn_timeout:
             raise SettingsError(
                 f"TURN_REMINDER ({settings.turn_reminder}) must be less than TURN_TIMEOUT "

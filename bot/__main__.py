@@ -1,0 +1,92 @@
+"""``python -m bot``: run the bot until SIGINT or SIGTERM.
+
+Reads the settings from the environment and ``.env``, logs through discord.py's
+logging set-up, and on a signal closes Discord and then the database, so that a
+restart (systemd, Docker, Ctrl+C) never interrupts a move half-written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+import discord
+
+from bot.app import create_bot
+from bot.settings import README_SECTION, Settings, SettingsError
+
+log = logging.getLogger("bot")
+
+MISSING_TOKEN = f"""\
+error: DISCORD_TOKEN is not set.
+
+The bot needs its Discord bot token. Put it in a .env file next to where you run the
+bot (copy .env.example to .env and fill in DISCORD_TOKEN), or set the DISCORD_TOKEN
+environment variable. How to create the application and get a token:
+README.md, section "Set-up". Every setting: {README_SECTION}.
+"""
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Schotten-Totten Discord bot.")
+    parser.add_argument(
+        "--env-file", default=".env", help="settings file read under the environment (default .env)"
+    )
+    parser.add_argument(
+        "--sync",
+        action="store_true",
+        help="sync the slash commands even if they look unchanged since last time",
+    )
+    return parser.parse_args(argv)
+
+
+async def run(settings: Settings, *, force_sync: bool = False) -> None:
+    assert settings.token is not None
+    bot = create_bot(database=settings.database_path, settings=settings, force_sync=force_sync)
+    loop = asyncio.get_running_loop()
+    closing: set[asyncio.Task[None]] = set()  # a reference, so the task is not collected
+
+    def stop(signum: int) -> None:
+        log.info("Received %s; shutting down", signal.Signals(signum).name)
+        task = loop.create_task(bot.close())
+        closing.add(task)
+        task.add_done_callback(closing.discard)
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # Windows: Ctrl+C still raises KeyboardInterrupt
+            loop.add_signal_handler(signum, stop, signum)
+    async with bot:  # closes the bot (and with it the database) however start() ends
+        await bot.start(settings.token)
+    log.info("Stopped")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        settings = Settings.from_env(env_file=args.env_file)
+    except SettingsError as error:
+        print(f"error: {error}\nSee {README_SECTION}.", file=sys.stderr)
+        return 2
+    if not settings.token:
+        print(MISSING_TOKEN, file=sys.stderr, end="")
+        return 2
+    discord.utils.setup_logging(level=settings.log_level_value)
+    try:
+        asyncio.run(run(settings, force_sync=args.sync))
+    except discord.LoginFailure:
+        log.error("Discord refused DISCORD_TOKEN; check it (%s).", 'README.md, section "Set-up"')
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        log.error("Discord refused a privileged intent; this bot needs none, so check the code's intents.")
+        return 1
+    except KeyboardInterrupt:  # only where signal handlers are unavailable
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from bot.settings import Settings, SettingsError
+
+EXAMPLE = Path(__file__).resolve().parents[2] / ".env.example"
+
+
+def test_defaults_without_environment() -> None:
+    settings = Settings.from_env({}, env_file=None)
+    assert settings == Settings()
+    assert settings.token is None
+    assert settings.database_path == "schotten.db"
+    assert settings.log_level == "INFO"
+    assert settings.dev_guild_id is None
+    assert (settings.challenge_timeout, settings.turn_timeout, settings.turn_reminder) == (600, 86400, 43200)
+
+
+def test_env_example_lists_every_setting_with_its_default() -> None:
+    # The example file parses to the defaults: what it shows is what you get.
+    assert Settings.from_env({}, env_file=EXAMPLE) == Settings()
+    text = EXAMPLE.read_text()
+    for name in (
+        "DISCORD_TOKEN",
+        "DATABASE_PATH",
+        "LOG_LEVEL",
+        "DEV_GUILD_ID",
+        "CHALLENGE_TIMEOUT",
+        "TURN_TIMEOUT",
+        "TURN_REMINDER",
+    ):
+        assert f"\n{name}=" in text
+
+
+def test_env_file_is_read_and_environment_wins(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("DISCORD_TOKEN=from-file\nDATABASE_PATH=/data/x.db\nLOG_LEVEL=debug\nDEV_GUILD_ID=42\n")
+    before = dict(os.environ)
+    settings = Settings.from_env({"DATABASE_PATH": "/env/y.db", "TURN_TIMEOUT": "120"}, env_file=env_file)
+    assert settings.token == "from-file"
+    assert settings.database_path == "/env/y.db"
+    assert settings.log_level == "DEBUG"
+    assert settings.dev_guild_id == 42
+    assert settings.turn_timeout == 120
+    assert dict(os.environ) == before  # never mutated
+
+
+def test_missing_env_file_is_fine(tmp_path: Path) -> None:
+    assert Settings.from_env({}, env_file=tmp_path / "nope.env") == Settings()
+
+
+def test_empty_values_mean_default() -> None:
+    settings = Settings.from_env({"DEV_GUILD_ID": "", "LOG_LEVEL": " ", "DISCORD_TOKEN": ""}, env_file=None)
+    assert settings == Settings()
+
+
+def test_token_is_not_in_repr() -> None:
+    settings = Settings.from_env({"DISCORD_TOKEN": "secret-token"}, env_file=None)
+    assert "secret-token" not in repr(settings)
+
+
+@pytest.mark.parametrize(
+    ("environ", "names"),
+    [
+        ({"TURN_TIMEOUT": "a day"}, "TURN_TIMEOUT"),
+        ({"CHALLENGE_TIMEOUT": "0"}, "CHALLENGE_TIMEOUT"),
+        ({"TURN_REMINDER": "-1"}, "TURN_REMINDER"),
+        ({"DEV_GUILD_ID": "my-server"}, "DEV_GUILD_ID"),
+        ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
+        ({"TURN_TIMEOUT": "100", "TURN_REMINDER": "100"}, "TURN_REMINDER"),
+    ],
+)
+def test_malformed_values_name_the_variable(environ: dict[str, str], names: str) -> None:
+    with pytest.raises(SettingsError, match=names):
+        Settings.from_env(environ, env_file=None)
+
+
+def test_short_turn_timeout_alone_moves_the_default_reminder() -> None:
+    settings = Settings.from_env({"TURN_TIMEOUT": "600"}, env_file=None)
+    assert (settings.turn_timeout, settings.turn_reminder) == (600, 300)
+
+
+def test_reminder_can_be_disabled() -> None:
+    assert Settings.from_env({"TURN_REMINDER": "0"}, env_file=None).turn_reminder == 0

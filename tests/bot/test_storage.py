@@ -1,0 +1,294 @@
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.storage import ConcurrentUpdate, Database, MigrationError, RatingRow, latest_version
+from bot.storage.schema import migrations
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Rows written at a given schema version, with raw SQL of that version, to check that
+# later migrations keep data. A new migration that changes these tables adds its own.
+DATA_AT_VERSION = {
+    1: [
+        "INSERT INTO players (user_id, created_at) VALUES (10, 1), (11, 1)",
+        "INSERT INTO games (guild_id, channel_id, player0, player1, options, seed, first_player, state,"
+        " version, created_at, updated_at) VALUES (1, 2, 10, 11, '{}', 7, 0, '{}', 1, 1, 1)",
+        "INSERT INTO moves (game_id, seq, player, move, version, created_at) VALUES (1, 1, 0, 'pass', 1, 1)",
+    ],
+}
+
+
+def schema(path: Path) -> list[tuple[str, str, str]]:
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchall()
+    return sorted((t, n, re.sub(r"\s+", " ", sql or "")) for t, n, sql in rows)
+
+
+async def new_db(path: Path | str = ":memory:") -> Database:
+    db = Database(path)
+    await db.connect()
+    await db.migrate()
+    return db
+
+
+async def add_game(db: Database, players: tuple[int, int] = (10, 11), *, deadline: float | None = 100.0) -> int:
+    return await db.insert_game(
+        guild_id=1,
+        channel_id=2,
+        players=players,
+        options={"ruleset": "schotten-totten"},
+        seed=7,
+        first_player=0,
+        match_id=None,
+        state={"v": 0},
+        version=0,
+        now=1.0,
+        deadline=deadline,
+    )
+
+
+def test_migrations_are_numbered_without_gaps() -> None:
+    assert [m.version for m in migrations()] == list(range(1, latest_version() + 1))
+    assert latest_version() >= 1
+
+
+async def test_migrate_from_empty(tmp_path: Path) -> None:
+    async with Database(tmp_path / "a.db") as db:
+        assert await db.schema_version() == 0
+        assert await db.migrate() == latest_version()
+        assert await db.schema_version() == latest_version()
+        assert await db.migrate() == latest_version()  # idempotent
+    tables = {name for kind, name, _ in schema(tmp_path / "a.db") if kind == "table"}
+    assert {"players", "games", "moves", "results", "ratings", "rating_changes", "challenges", "meta"} <= tables
+
+
+@pytest.mark.parametrize("start", range(1, latest_version() + 1))
+async def test_migrate_from_every_earlier_version(tmp_path: Path, start: int) -> None:
+    fresh = tmp_path / "fresh.db"
+    async with Database(fresh) as db:
+        await db.migrate()
+    old = tmp_path / "old.db"
+    async with Database(old) as db:
+        # Build the database as it was at each version up to `start`, with data in it.
+        for version in range(1, start + 1):
+            assert await db.migrate(target=version) == version
+            for statement in DATA_AT_VERSION.get(version, []):
+                await db._execute(statement)
+        assert await db.migrate() == latest_version()
+        assert (await db.get_game(1)) is not None
+        assert len(await db.moves(1)) == 1
+    assert schema(old) == schema(fresh)
+    with sqlite3.connect(old) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+
+
+async def test_database_newer_than_code_is_refused(tmp_path: Path) -> None:
+    with sqlite3.connect(tmp_path / "n.db") as conn:
+        conn.execute(f"PRAGMA user_version = {latest_version() + 1}")
+    async with Database(tmp_path / "n.db") as db:
+        with pytest.raises(MigrationError, match="newer"):
+            await db.migrate()
+
+
+async def test_file_database_uses_wal_and_foreign_keys(tmp_path: Path) -> None:
+    db = await new_db(tmp_path / "w.db")
+    try:
+        assert (await db._one("PRAGMA journal_mode"))[0] == "wal"  # type: ignore[index]
+        assert (await db._one("PRAGMA foreign_keys"))[0] == 1  # type: ignore[index]
+        with pytest.raises(sqlite3.IntegrityError):  # no such player
+            await db.append_moves(999, [(1, 0, "pass")], version=1, now=1)
+    finally:
+        await db.close()
+    assert not db.is_open
+
+
+async def test_game_round_trip_and_active_lists() -> None:
+    db = await new_db()
+    try:
+        gid = await add_game(db)
+        other = await add_game(db, (11, 12))
+        row = await db.get_game(gid)
+        assert row is not None
+        assert row.players == (10, 11)
+        assert row.options == {"ruleset": "schotten-totten"}
+        assert row.status == "active" and row.version == 0 and row.first_player == 0
+        assert [g.id for g in await db.active_games(11)] == [gid, other]
+        assert [g.id for g in await db.active_games(12)] == [other]
+        assert await db.get_game(12345) is None
+    finally:
+        await db.close()
+
+
+async def test_move_transaction_commits_together_or_not_at_all() -> None:
+    db = await new_db()
+    try:
+        gid = await add_game(db)
+        async with db.transaction():
+            await db.append_moves(gid, [(1, 0, "play R7 3"), (2, 0, "draw clan")], version=2, now=2)
+            await db.save_game_state(
+                gid,
+                expected_version=0,
+                version=2,
+                state={"v": 2},
+                status="active",
+                turn_started_at=2,
+                deadline=50,
+                reminded=False,
+                now=2,
+            )
+        with pytest.raises(ZeroDivisionError):
+            async with db.transaction():
+                await db.append_moves(gid, [(3, 1, "pass")], version=3, now=3)
+                1 / 0  # noqa: B018
+        row = await db.get_game(gid)
+        assert row is not None and row.version == 2 and row.state == {"v": 2}
+        assert [m.move for m in await db.moves(gid)] == ["play R7 3", "draw clan"]
+        # A writer that lost track of the version is refused, and rolls back its moves.
+        with pytest.raises(ConcurrentUpdate):
+            async with db.transaction():
+                await db.append_moves(gid, [(3, 1, "pass")], version=3, now=3)
+                await db.save_game_state(
+                    gid,
+                    expected_version=1,
+                    version=3,
+                    state={},
+                    status="active",
+                    turn_started_at=None,
+                    deadline=None,
+                    reminded=False,
+                    now=3,
+                )
+        assert len(await db.moves(gid)) == 2
+    finally:
+        await db.close()
+
+
+async def test_moves_are_append_only() -> None:
+    db = await new_db()
+    try:
+        gid = await add_game(db)
+        await db.append_moves(gid, [(1, 0, "pass")], version=1, now=1)
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            await db._execute("UPDATE moves SET move = 'claim 1'")
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            await db._execute("DELETE FROM moves")
+        with pytest.raises(sqlite3.IntegrityError):  # the same position twice
+            await db.append_moves(gid, [(1, 1, "pass")], version=2, now=2)
+    finally:
+        await db.close()
+
+
+async def test_text_is_bound_not_interpolated() -> None:
+    db = await new_db()
+    try:
+        gid = await add_game(db)
+        nasty = "pass'); DROP TABLE games; --"
+        await db.append_moves(gid, [(1, 0, nasty)], version=1, now=1)
+        await db.set_meta("k'; --", nasty)
+        assert (await db.moves(gid))[0].move == nasty
+        assert await db.get_meta("k'; --") == nasty
+        assert await db.get_game(gid) is not None
+    finally:
+        await db.close()
+
+
+async def test_deadlines_reminders_and_message_ids() -> None:
+    db = await new_db()
+    try:
+        due = await add_game(db, deadline=100.0)
+        later = await add_game(db, (12, 13), deadline=500.0)
+        assert [g.id for g in await db.games_due(99)] == []
+        assert [g.id for g in await db.games_due(100)] == [due]
+        assert [g.id for g in await db.games_to_remind(now=60, after=50)] == [due, later]
+        assert await db.mark_reminded(due, version=0)
+        assert not await db.mark_reminded(later, version=5)  # moved on meanwhile
+        assert [g.id for g in await db.games_to_remind(now=60, after=50)] == [later]
+
+        await db.set_message_ids(due, board_message_id=555)
+        await db.set_message_ids(due, dm_message_ids={1: 777})
+        row = await db.get_game(due)
+        assert row is not None
+        assert row.board_message_id == 555 and row.dm_message_ids == (None, 777)
+        with pytest.raises(ValueError):
+            await db.set_message_ids(due, dm_message_ids={2: 1})
+    finally:
+        await db.close()
+
+
+async def test_results_and_ratings() -> None:
+    db = await new_db()
+    try:
+        gid = await add_game(db)
+        async with db.transaction():
+            result = await db.record_result(
+                gid, guild_id=1, players=(10, 11), winner=1, reason="five_stones", stones=(2, 5), moves=40, now=9
+            )
+            for user_id, before, after in ((10, 1500.0, 1488.0), (11, 1500.0, 1512.0)):
+                await db.save_rating(
+                    RatingRow("global", user_id, after, 1, int(after > before), int(after < before), 0, 9),
+                    game_id=gid,
+                    before=before,
+                )
+        assert result.winner_id == 11 and result.loser_id == 10
+        assert await db.get_result(gid) == result
+        assert [r.game_id for r in await db.recent_results(guild_id=1)] == [gid]
+        assert [r.user_id for r in await db.leaderboard("global")] == [11, 10]
+        rating = await db.get_rating("global", 11)
+        assert rating is not None and rating.rating == 1512.0 and rating.wins == 1
+        assert await db.leaderboard("guild:1") == []
+    finally:
+        await db.close()
+
+
+async def test_challenges_survive_and_resolve_once(tmp_path: Path) -> None:
+    path = tmp_path / "c.db"
+    db = await new_db(path)
+    challenge = await db.create_challenge(
+        guild_id=1, channel_id=2, challenger_id=10, opponent_id=11, options={"tactics": True}, now=0, expires_at=600
+    )
+    await db.close()
+    db = await new_db(path)  # a restart
+    try:
+        assert [c.id for c in await db.pending_challenges()] == [challenge.id]
+        assert [c.id for c in await db.pending_challenges(user_id=11)] == [challenge.id]
+        assert await db.pending_challenges(user_id=12) == []
+        assert await db.expired_challenges(now=599) == []
+        assert [c.id for c in await db.expired_challenges(now=600)] == [challenge.id]
+        await db.set_challenge_message(challenge.id, 42)
+        gid = await add_game(db)
+        assert await db.resolve_challenge(challenge.id, "accepted", game_id=gid)
+        assert not await db.resolve_challenge(challenge.id, "cancelled")  # too late
+        stored = await db.get_challenge(challenge.id)
+        assert stored is not None
+        assert (stored.status, stored.game_id, stored.message_id, stored.options) == (
+            "accepted",
+            gid,
+            42,
+            {"tactics": True},
+        )
+    finally:
+        await db.close()
+
+
+async def test_closed_database_refuses_work() -> None:
+    db = Database(":memory:")
+    with pytest.raises(RuntimeError, match="not open"):
+        await db.get_meta("x")
+    await db.close()  # closing twice (or never opened) is fine
+
+
+def test_sql_lives_only_in_the_storage_package() -> None:
+    sql = re.compile(r"\b(SELECT\s+\S+\s+FROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+TABLE)\b")
+    offenders = [
+        str(path.relative_to(ROOT))
+        for folder in ("bot", "cogs", "rules")
+        for path in (ROOT / folder).rglob("*.py")
+        if "storage" not in path.relative_to(ROOT).parts and sql.search(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []
