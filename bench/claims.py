@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
+import platform
 import random
 import statistics
 import time
@@ -123,11 +125,14 @@ PROVABLE_KINDS = ("base", "empty", "mud", "mud-empty", "jokers", "fog")
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--positions", type=int, default=2000, help="positions per kind")
-    parser.add_argument("--naive", type=int, default=20, help="positions per kind also proved naively")
+    parser.add_argument("--naive", type=int, default=10, help="positions per kind also proved naively")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     gc.disable()
     rng = random.Random(args.seed)
+
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"Python {platform.python_version()}, {os.cpu_count()} cores, load average {load:.2f}")
 
     # The lookup tables are built lazily, once per ruleset and process: timed apart.
     start = time.perf_counter()
