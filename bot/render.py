@@ -214,7 +214,9 @@ def render_board(
     lines.append(_stone_row(stones, bottom))
     lines.extend(_card_rows(stones, bottom, top=False))
     lines.append(_fit(t("board.hand_size", name=_short_name(names[bottom]), cards=hand_sizes[bottom])))
-    lines.append(_fit(t("board.legend", top=_short_name(names[top], 17), bottom=_short_name(names[bottom], 17))))
+    lines.append(
+        _fit(t("board.legend", top=_short_name(names[top], 17), bottom=_short_name(names[bottom], 17)))
+    )
     if any(_terrain(s) for s in stones):
         lines.append(t("board.terrain"))
     decks = view.deck_sizes

@@ -101,13 +101,17 @@ CATALOGUE: dict[str, str] = {
     "controls.play": "Play",
     "controls.claim": "Claim {stone}",
     "controls.pass": "Pass",
+    "controls.end_turn": "End turn",
+    "controls.draw.clan": "Draw a clan card",
+    "controls.draw.tactic": "Draw a tactic card",
+    "controls.draw.none": "End turn",
     "controls.hint": "Pick a card and a stone, then press Play.",
     "dm.closed": (
         "I can't send you direct messages, so your hand isn't in your DMs. Use the "
-        "\"Show my hand\" button under the board, or allow direct messages from server "
+        '"Show my hand" button under the board, or allow direct messages from server '
         "members (Server menu > Privacy Settings) and I'll send it there."
     ),
-    "dm.failed_public": "{name} doesn't accept DMs; the \"Show my hand\" button under the board works too.",
+    "dm.failed_public": '{name} doesn\'t accept DMs; the "Show my hand" button under the board works too.',
     # ------------------------------------------------------------------ games
     "games.none": "You have no active games.",
     "games.header": "Your active games:",
@@ -125,7 +129,7 @@ CATALOGUE: dict[str, str] = {
     "error.generic": "Something went wrong on my side. Nothing was changed; please try again.",
     "error.rules_error": "That is not allowed.",
     "error.illegal_move": "That move is not allowed now.",
-    "error.unknown_notation": "I don't know \"{text}\". Cards are written like R7 (colour R O Y G B P, then the value).",
+    "error.unknown_notation": 'I don\'t know "{text}". Cards are written like R7 (colour R O Y G B P, then the value).',
     "error.game_over": "That game is over.",
     "error.not_your_turn": "It is not your turn.",
     "error.card_not_in_hand": "You don't have {card} in your hand.",

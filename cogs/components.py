@@ -12,20 +12,19 @@ because discord.py only logs exceptions raised by DynamicItems.
 from __future__ import annotations
 
 import re
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.text import t
 
-ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
-
 _CARD = r"[A-Za-z0-9]+|-"
 
 
-class _Guarded(discord.ui.DynamicItem[ItemT], Generic[ItemT]):
-    """Runs :meth:`run`; every exception is answered through the one error handler."""
+class _Guarded:
+    """Mixin for the DynamicItems below: runs :meth:`run` and answers every exception
+    through the one error handler."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
@@ -52,7 +51,9 @@ def _table(interaction: discord.Interaction) -> Any:
 # ------------------------------------------------------------------- challenges
 
 
-class AcceptButton(_Guarded[discord.ui.Button], template=r"st:chal:(?P<id>\d+):accept"):
+class AcceptButton(
+    _Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"st:chal:(?P<id>\d+):accept"
+):
     def __init__(self, challenge_id: int, *, disabled: bool = False) -> None:
         self.challenge_id = challenge_id
         super().__init__(
@@ -65,7 +66,9 @@ class AcceptButton(_Guarded[discord.ui.Button], template=r"st:chal:(?P<id>\d+):a
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /) -> Any:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /
+    ) -> Any:
         return cls(int(match["id"]))
 
     async def run(self, interaction: discord.Interaction) -> None:
@@ -74,7 +77,9 @@ class AcceptButton(_Guarded[discord.ui.Button], template=r"st:chal:(?P<id>\d+):a
         await answer_challenge(interaction, self.challenge_id, accept=True)
 
 
-class DeclineButton(_Guarded[discord.ui.Button], template=r"st:chal:(?P<id>\d+):decline"):
+class DeclineButton(
+    _Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"st:chal:(?P<id>\d+):decline"
+):
     def __init__(self, challenge_id: int, *, disabled: bool = False) -> None:
         self.challenge_id = challenge_id
         super().__init__(
@@ -87,7 +92,9 @@ class DeclineButton(_Guarded[discord.ui.Button], template=r"st:chal:(?P<id>\d+):
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /) -> Any:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /
+    ) -> Any:
         return cls(int(match["id"]))
 
     async def run(self, interaction: discord.Interaction) -> None:
@@ -99,7 +106,7 @@ class DeclineButton(_Guarded[discord.ui.Button], template=r"st:chal:(?P<id>\d+):
 # ------------------------------------------------------------------------ board
 
 
-class ShowHandButton(_Guarded[discord.ui.Button], template=r"st:hand:(?P<game>\d+)"):
+class ShowHandButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"st:hand:(?P<game>\d+)"):
     """On the public board: answers the clicking player, ephemerally, with their hand
     and controls (the way to play with DMs closed)."""
 
@@ -115,7 +122,9 @@ class ShowHandButton(_Guarded[discord.ui.Button], template=r"st:hand:(?P<game>\d
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /) -> Any:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /
+    ) -> Any:
         return cls(int(match["game"]))
 
     async def run(self, interaction: discord.Interaction) -> None:
@@ -125,7 +134,11 @@ class ShowHandButton(_Guarded[discord.ui.Button], template=r"st:hand:(?P<game>\d
 # --------------------------------------------------------------- hand controls
 
 
-class CardSelect(_Guarded[discord.ui.Select], template=r"st:card:(?P<game>\d+):(?P<version>\d+):(?P<stone>\d+)"):
+class CardSelect(
+    _Guarded,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"st:card:(?P<game>\d+):(?P<version>\d+):(?P<stone>\d+)",
+):
     def __init__(
         self,
         game_id: int,
@@ -147,7 +160,9 @@ class CardSelect(_Guarded[discord.ui.Select], template=r"st:card:(?P<game>\d+):(
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /) -> Any:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /
+    ) -> Any:
         return cls(int(match["game"]), int(match["version"]), int(match["stone"]), item=item)
 
     async def run(self, interaction: discord.Interaction) -> None:
@@ -157,7 +172,11 @@ class CardSelect(_Guarded[discord.ui.Select], template=r"st:card:(?P<game>\d+):(
         )
 
 
-class StoneSelect(_Guarded[discord.ui.Select], template=rf"st:stone:(?P<game>\d+):(?P<version>\d+):(?P<card>{_CARD})"):
+class StoneSelect(
+    _Guarded,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=rf"st:stone:(?P<game>\d+):(?P<version>\d+):(?P<card>{_CARD})",
+):
     def __init__(
         self,
         game_id: int,
@@ -179,7 +198,9 @@ class StoneSelect(_Guarded[discord.ui.Select], template=rf"st:stone:(?P<game>\d+
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /) -> Any:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /
+    ) -> Any:
         return cls(int(match["game"]), int(match["version"]), match["card"], item=item)
 
     async def run(self, interaction: discord.Interaction) -> None:
@@ -189,7 +210,8 @@ class StoneSelect(_Guarded[discord.ui.Select], template=rf"st:stone:(?P<game>\d+
 
 
 class PlayButton(
-    _Guarded[discord.ui.Button],
+    _Guarded,
+    discord.ui.DynamicItem[discord.ui.Button],
     template=rf"st:play:(?P<game>\d+):(?P<version>\d+):(?P<card>{_CARD}):(?P<stone>\d+)",
 ):
     def __init__(self, game_id: int, version: int, card: str, stone: int, *, disabled: bool = False) -> None:
@@ -205,7 +227,9 @@ class PlayButton(
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /) -> Any:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /
+    ) -> Any:
         return cls(int(match["game"]), int(match["version"]), match["card"], int(match["stone"]))
 
     async def run(self, interaction: discord.Interaction) -> None:
@@ -213,10 +237,14 @@ class PlayButton(
             from bot.errors import ServiceError
 
             raise ServiceError("choose_first")
-        await _table(interaction).play_text(interaction, self.game_id, f"play {self.card} {self.stone}", self.version)
+        await _table(interaction).play_text(
+            interaction, self.game_id, f"play {self.card} {self.stone}", self.version
+        )
 
 
-class PassButton(_Guarded[discord.ui.Button], template=r"st:pass:(?P<game>\d+):(?P<version>\d+)"):
+class PassButton(
+    _Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"st:pass:(?P<game>\d+):(?P<version>\d+)"
+):
     def __init__(self, game_id: int, version: int) -> None:
         self.game_id, self.version = game_id, version
         super().__init__(
@@ -229,7 +257,9 @@ class PassButton(_Guarded[discord.ui.Button], template=r"st:pass:(?P<game>\d+):(
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /) -> Any:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /
+    ) -> Any:
         return cls(int(match["game"]), int(match["version"]))
 
     async def run(self, interaction: discord.Interaction) -> None:
@@ -237,7 +267,9 @@ class PassButton(_Guarded[discord.ui.Button], template=r"st:pass:(?P<game>\d+):(
 
 
 class ClaimButton(
-    _Guarded[discord.ui.Button], template=r"st:claim:(?P<game>\d+):(?P<version>\d+):(?P<stone>\d+)"
+    _Guarded,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"st:claim:(?P<game>\d+):(?P<version>\d+):(?P<stone>\d+)",
 ):
     def __init__(self, game_id: int, version: int, stone: int, *, row: int | None = None) -> None:
         self.game_id, self.version, self.stone = game_id, version, stone
@@ -251,11 +283,43 @@ class ClaimButton(
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /) -> Any:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /
+    ) -> Any:
         return cls(int(match["game"]), int(match["version"]), int(match["stone"]))
 
     async def run(self, interaction: discord.Interaction) -> None:
         await _table(interaction).play_text(interaction, self.game_id, f"claim {self.stone}", self.version)
+
+
+class DrawButton(
+    _Guarded,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"st:draw:(?P<game>\d+):(?P<version>\d+):(?P<deck>clan|tactic|none)",
+):
+    """Ends the turn by drawing, when the player could still claim first (standard
+    timing) or must choose a deck (tactics)."""
+
+    def __init__(self, game_id: int, version: int, deck: str, *, tactics: bool = False) -> None:
+        self.game_id, self.version, self.deck = game_id, version, deck
+        label = t(f"controls.draw.{deck}") if tactics else t("controls.end_turn")
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"st:draw:{game_id}:{version}:{deck}",
+                row=2,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /
+    ) -> Any:
+        return cls(int(match["game"]), int(match["version"]), match["deck"])
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _table(interaction).play_text(interaction, self.game_id, f"draw {self.deck}", self.version)
 
 
 DYNAMIC_ITEMS = (
@@ -267,6 +331,7 @@ DYNAMIC_ITEMS = (
     PlayButton,
     PassButton,
     ClaimButton,
+    DrawButton,
 )
 
 

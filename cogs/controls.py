@@ -24,12 +24,13 @@ from cogs.components import (
     CardSelect,
     ClaimButton,
     DeclineButton,
+    DrawButton,
     PassButton,
     PlayButton,
     ShowHandButton,
     StoneSelect,
 )
-from rules.moves import Claim, Pass, PlayCard
+from rules.moves import Claim, Draw, Pass, PlayCard
 
 MAX_OPTIONS = 25
 
@@ -86,7 +87,9 @@ def hand_controls(
         ]
         controls.add_item(CardSelect(game_id, version, stone or 0, options=options))
         stone_options = [
-            discord.SelectOption(label=t("controls.stone_option", stone=s), value=str(s), default=(s == stone))
+            discord.SelectOption(
+                label=t("controls.stone_option", stone=s), value=str(s), default=(s == stone)
+            )
             for s in stones_for_card
         ]
         if stone_options:
@@ -96,6 +99,9 @@ def hand_controls(
         )
     if any(isinstance(m, Pass) for m in legal):
         controls.add_item(PassButton(game_id, version))
+    for m in legal:
+        if isinstance(m, Draw):
+            controls.add_item(DrawButton(game_id, version, m.deck or "none", tactics=view.options.tactics))
     claims = sorted(m.stone for m in legal if isinstance(m, Claim))
     for i, s in enumerate(claims):
         controls.add_item(ClaimButton(game_id, version, s, row=3 + i // 5))

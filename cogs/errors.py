@@ -60,15 +60,15 @@ def message_for(error: BaseException, interaction: discord.Interaction | None = 
     return t("error.generic")
 
 
-async def reply_error(interaction: discord.Interaction, error: BaseException, *, logged: bool = False) -> None:
+async def reply_error(
+    interaction: discord.Interaction, error: BaseException, *, logged: bool = False
+) -> None:
     """Answer ``interaction`` ephemerally with the translated ``error``."""
     error = unwrap(error)
     if not logged and not is_user_error(error) and not isinstance(error, app_commands.CommandOnCooldown):
         command = interaction.command.qualified_name if interaction.command else None
         custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
-        log.error(
-            "unexpected error (command=%s custom_id=%s)", command, custom_id, exc_info=error
-        )
+        log.error("unexpected error (command=%s custom_id=%s)", command, custom_id, exc_info=error)
     text = message_for(error, interaction)
     try:
         if interaction.response.is_done():

@@ -164,7 +164,7 @@ class Table:
         return "\n".join(lines)
 
     def controls(self, record: Any, player: int, **selection: Any) -> discord.ui.View | None:
-        return hand_controls(record.id, record.game.version, record.game.view(player), **selection)
+        return hand_controls(record.id, record.version, record.game.view(player), **selection)
 
     # ---------------------------------------------------------------- start
 
@@ -217,13 +217,15 @@ class Table:
         outcome = await self.service.apply(
             record.id, interaction.user.id, move, expected_version=expected_version
         )
-        record = outcome.record
+        record = outcome.game
         player = self.seat(record, interaction.user.id)
         await self.publish(outcome)
         names = await self.names(record)
         drawn = _drawn(outcome, player)
-        in_own_dm = component and interaction.message is not None and (
-            interaction.message.id == record.dm_message_ids[player]
+        in_own_dm = (
+            component
+            and interaction.message is not None
+            and (interaction.message.id == record.dm_message_ids[player])
         )
         tip = self._take_dm_tip(record.id, interaction.user.id)
         if in_own_dm:
@@ -256,8 +258,8 @@ class Table:
         player = self.seat(record, interaction.user.id)
         if record.game.is_over:
             raise GameFinished(game_id)
-        if record.game.version != version:
-            raise StaleControl(game_id, version, record.game.version)
+        if record.version != version:
+            raise StaleControl(game_id, version, record.version)
         await interaction.response.edit_message(view=self.controls(record, player, card=card, stone=stone))
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -278,14 +280,24 @@ class Table:
 
     async def publish(self, outcome: Any) -> None:
         """Show a committed outcome everywhere: claims, board, end, both DMs."""
-        record = outcome.record
+        record = outcome.game
         lock = self._publish_locks.setdefault(record.id, asyncio.Lock())
         async with lock:
-            await self._publish(record, list(outcome.applied))
+            # Publishing the latest record keeps the messages right even if two
+            # outcomes of one game are published out of order.
+            latest = await self.service.get(record.id)
+            superseded = latest.version > record.version
+            await self._publish(
+                record, list(outcome.applied), turn_changed=outcome.turn_changed, superseded=superseded
+            )
         if record.game.is_over:
             self._publish_locks.pop(record.id, None)
 
-    async def _publish(self, record: Any, applied: list[Applied]) -> None:
+    async def _publish(
+        self, record: Any, applied: list[Applied], *, turn_changed: bool, superseded: bool = False
+    ) -> None:
+        """``superseded``: a later move is already committed and will be published too, so
+        only this outcome's announcements are made, not the board or the DMs."""
         names = await self.names(record)
         game = record.game
         channel = self._channel(record)
@@ -296,12 +308,15 @@ class Table:
                         await channel.send(
                             t("announce.claim", name=names[owner], stone=stone), allowed_mentions=_NO_MENTIONS
                         )
-            await self._update_board(record, names, applied)
+            if not superseded:
+                await self._update_board(record, names, turn_changed=turn_changed)
             if game.is_over:
                 await channel.send(
                     t("announce.end", game_id=record.id, result=render_result(game.result, names)),
                     allowed_mentions=_NO_MENTIONS,
                 )
+        if superseded:
+            return
         for player in (0, 1):
             drawn = None
             for entry in applied:
@@ -309,14 +324,9 @@ class Table:
                     drawn = entry.drawn
             await self._update_dm(record, player, names, drawn=drawn)
 
-    async def _update_board(self, record: Any, names: Sequence[str], applied: list[Applied]) -> None:
+    async def _update_board(self, record: Any, names: Sequence[str], *, turn_changed: bool) -> None:
         channel = self._channel(record)
         game = record.game
-        turn_changed = (
-            not game.is_over
-            and applied
-            and any(entry.player != game.current_player for entry in applied)
-        )
         old_id = record.board_message_id
         if turn_changed or old_id is None:
             # A new message, so the player to move is notified once for this turn.
@@ -372,7 +382,9 @@ class Table:
         except discord.Forbidden:
             self._dm_closed.add(user_id)
 
-    async def _send_dm(self, record: Any, player: int, names: Sequence[str], *, drawn: Any = None) -> int | None:
+    async def _send_dm(
+        self, record: Any, player: int, names: Sequence[str], *, drawn: Any = None
+    ) -> int | None:
         user_id = record.players[player]
         channel = await self._dm_channel(user_id)
         if channel is None:
@@ -425,7 +437,9 @@ class Table:
     def _mentions(self, record: Any, mover: int | None) -> discord.AllowedMentions:
         if mover is None:
             return _NO_MENTIONS
-        return discord.AllowedMentions(users=[discord.Object(record.players[mover])], roles=False, everyone=False)
+        return discord.AllowedMentions(
+            users=[discord.Object(record.players[mover])], roles=False, everyone=False
+        )
 
 
 def _drawn(outcome: Any, player: int) -> Any:

@@ -1,0 +1,141 @@
+"""Whole games between two members, from challenge to result, through the bot alone."""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+import pytest
+
+from tests.cogs.helpers import (
+    cards_in,
+    challenge_and_accept,
+    dm_message,
+    dm_turn,
+    hand_in,
+    setup_members,
+    slash_turn,
+)
+
+MAX_TURNS = 400
+
+
+class LogTap(logging.Handler):
+    """Every log line the bot writes, formatted as it would reach a log file."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage()
+        if record.exc_info:
+            text += "\n" + logging.Formatter().formatException(record.exc_info)
+        self.lines.append(text)
+
+
+@pytest.fixture
+def log_tap():
+    """Our own loggers at DEBUG, libraries at INFO (the production default: at DEBUG,
+    discord.http and aiosqlite echo request bodies and SQL parameters)."""
+    tap = LogTap()
+    root = logging.getLogger()
+    old = root.level
+    ours = [logging.getLogger(name) for name in ("bot", "cogs", "rules")]
+    old_ours = [logger.level for logger in ours]
+    root.addHandler(tap)
+    root.setLevel(logging.INFO)
+    for logger in ours:
+        logger.setLevel(logging.DEBUG)
+    yield tap
+    root.removeHandler(tap)
+    root.setLevel(old)
+    for logger, level in zip(ours, old_ours, strict=True):
+        logger.setLevel(level)
+
+
+def public_text(channel: Any) -> str:
+    """Everything anyone in the channel can read: contents, embeds, component labels."""
+    parts = []
+    for message in channel.history():
+        parts.append(message.content)
+        for embed in message.embeds:
+            parts.append(str(embed.to_dict()))
+        for row in message.components:
+            parts.append(str(row.to_dict()))
+    return "\n".join(parts)
+
+
+async def hands(bot: Any, game_id: int) -> set[str]:
+    record = await bot.service.get(game_id)
+    return {str(c) for p in (0, 1) for c in record.game.hand(p)}
+
+
+async def play_out(env, bot, channel, members, game_id, rng, log_tap, *, slash_for=()) -> Any:
+    """Play ``game_id`` to its end; after every turn, check that no card of a hand is
+    in the channel or in a new log line."""
+    by_id = {m.id: m for m in members}
+    seen_log = len(log_tap.lines)
+    for _ in range(MAX_TURNS):
+        record = await bot.service.get(game_id)
+        if record.game.is_over:
+            return record
+        member = by_id[record.current_user]
+        if member in slash_for:
+            await slash_turn(member, channel, rng)
+        else:
+            await dm_turn(member, rng)
+        secret = await hands(bot, game_id)
+        leaked = secret & cards_in(public_text(channel))
+        assert not leaked, f"hand cards {leaked} visible in the channel"
+        new_lines = "\n".join(log_tap.lines[seen_log:])
+        seen_log = len(log_tap.lines)
+        leaked = secret & cards_in(new_lines)
+        assert not leaked, f"hand cards {leaked} in the log: {new_lines}"
+        # Each player's DM shows exactly their own hand.
+        for p, m in enumerate(record.players):
+            now = await bot.service.get(game_id)
+            dm = dm_message(by_id[m])
+            assert sorted(hand_in(dm.content)) == sorted(str(c) for c in now.game.hand(p))
+    raise AssertionError("game did not end")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_full_game_through_dm_controls(simcord_env, simcord_bot, log_tap, seed):
+    env, bot = simcord_env, simcord_bot
+    _, channel, (alice, bob) = setup_members(env)
+    game_id = await challenge_and_accept(env, channel, alice, bob)
+    record = await play_out(env, bot, channel, (alice, bob), game_id, random.Random(seed), log_tap)
+    result = record.game.result
+    last = channel.last_message.content
+    assert f"Game #{game_id} is over" in last
+    if result.winner is not None:
+        winner = ("alice", "bob")[(alice.id, bob.id).index(record.players[result.winner])]
+        assert f"{winner} wins" in last
+    # The finished game's controls are gone from both DMs and the board's button is disabled.
+    for member in (alice, bob):
+        assert not any(not c.get("disabled") for c in _flat(dm_message(member)))
+    boards = [m for m in channel.history() if "Show my hand" in str([r.to_dict() for r in m.components])]
+    assert boards and all(_all_disabled(m) for m in boards)
+
+
+def _flat(message):
+    from tests.cogs.helpers import flat_components
+
+    return flat_components(message)
+
+
+def _all_disabled(message) -> bool:
+    return all(c.get("disabled") for c in _flat(message))
+
+
+async def test_full_game_through_slash_commands(simcord_env, simcord_bot, log_tap):
+    env, bot = simcord_env, simcord_bot
+    _, channel, (alice, bob) = setup_members(env)
+    game_id = await challenge_and_accept(env, channel, alice, bob)
+    record = await play_out(
+        env, bot, channel, (alice, bob), game_id, random.Random(7), log_tap, slash_for=(bob,)
+    )
+    assert record.game.is_over
+    assert f"Game #{game_id} is over" in channel.last_message.content
