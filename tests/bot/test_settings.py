@@ -38,7 +38,9 @@ def test_env_example_lists_every_setting_with_its_default() -> None:
 
 def test_env_file_is_read_and_environment_wins(tmp_path: Path) -> None:
     env_file = tmp_path / ".env"
-    env_file.write_text("DISCORD_TOKEN=from-file\nDATABASE_PATH=/data/x.db\nLOG_LEVEL=debug\nDEV_GUILD_ID=42\n")
+    env_file.write_text(
+        "DISCORD_TOKEN=from-file\nDATABASE_PATH=/data/x.db\nLOG_LEVEL=debug\nDEV_GUILD_ID=42\n"
+    )
     before = dict(os.environ)
     settings = Settings.from_env({"DATABASE_PATH": "/env/y.db", "TURN_TIMEOUT": "120"}, env_file=env_file)
     assert settings.token == "from-file"

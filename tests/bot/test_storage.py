@@ -25,7 +25,9 @@ DATA_AT_VERSION = {
 
 def schema(path: Path) -> list[tuple[str, str, str]]:
     with sqlite3.connect(path) as conn:
-        rows = conn.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchall()
+        rows = conn.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+        ).fetchall()
     return sorted((t, n, re.sub(r"\s+", " ", sql or "")) for t, n, sql in rows)
 
 
@@ -36,7 +38,9 @@ async def new_db(path: Path | str = ":memory:") -> Database:
     return db
 
 
-async def add_game(db: Database, players: tuple[int, int] = (10, 11), *, deadline: float | None = 100.0) -> int:
+async def add_game(
+    db: Database, players: tuple[int, int] = (10, 11), *, deadline: float | None = 100.0
+) -> int:
     return await db.insert_game(
         guild_id=1,
         channel_id=2,
@@ -64,7 +68,16 @@ async def test_migrate_from_empty(tmp_path: Path) -> None:
         assert await db.schema_version() == latest_version()
         assert await db.migrate() == latest_version()  # idempotent
     tables = {name for kind, name, _ in schema(tmp_path / "a.db") if kind == "table"}
-    assert {"players", "games", "moves", "results", "ratings", "rating_changes", "challenges", "meta"} <= tables
+    assert {
+        "players",
+        "games",
+        "moves",
+        "results",
+        "ratings",
+        "rating_changes",
+        "challenges",
+        "meta",
+    } <= tables
 
 
 @pytest.mark.parametrize("start", range(1, latest_version() + 1))
@@ -227,7 +240,14 @@ async def test_results_and_ratings() -> None:
         gid = await add_game(db)
         async with db.transaction():
             result = await db.record_result(
-                gid, guild_id=1, players=(10, 11), winner=1, reason="five_stones", stones=(2, 5), moves=40, now=9
+                gid,
+                guild_id=1,
+                players=(10, 11),
+                winner=1,
+                reason="five_stones",
+                stones=(2, 5),
+                moves=40,
+                now=9,
             )
             for user_id, before, after in ((10, 1500.0, 1488.0), (11, 1500.0, 1512.0)):
                 await db.save_rating(
@@ -250,7 +270,13 @@ async def test_challenges_survive_and_resolve_once(tmp_path: Path) -> None:
     path = tmp_path / "c.db"
     db = await new_db(path)
     challenge = await db.create_challenge(
-        guild_id=1, channel_id=2, challenger_id=10, opponent_id=11, options={"tactics": True}, now=0, expires_at=600
+        guild_id=1,
+        channel_id=2,
+        challenger_id=10,
+        opponent_id=11,
+        options={"tactics": True},
+        now=0,
+        expires_at=600,
     )
     await db.close()
     db = await new_db(path)  # a restart
@@ -284,7 +310,9 @@ async def test_closed_database_refuses_work() -> None:
 
 
 def test_sql_lives_only_in_the_storage_package() -> None:
-    sql = re.compile(r"\b(SELECT\s+\S+\s+FROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+TABLE)\b")
+    sql = re.compile(
+        r"\b(SELECT\s+\S+\s+FROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+TABLE)\b"
+    )
     offenders = [
         str(path.relative_to(ROOT))
         for folder in ("bot", "cogs", "rules")

@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+
+import pytest_asyncio
+
+from bot.service import GameRecord, GameService, MoveOutcome
+from bot.storage import Database
+
+ALICE, BOB, CAROL = 1001, 1002, 1003
+
+
+class FakeClock:
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest_asyncio.fixture
+async def db() -> AsyncIterator[Database]:
+    database = Database(":memory:")
+    await database.connect()
+    await database.migrate()
+    yield database
+    await database.close()
+
+
+@pytest_asyncio.fixture
+async def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest_asyncio.fixture
+async def service(db: Database, clock: FakeClock) -> GameService:
+    return GameService(db, clock=clock, turn_timeout=3600)
+
+
+async def play_randomly(
+    service: GameService, record: GameRecord, rng: random.Random, *, max_moves: int = 500
+) -> MoveOutcome | None:
+    """Make random legal moves until the game ends; returns the finishing outcome."""
+    for _ in range(max_moves):
+        record = await service.get(record.id)
+        if not record.is_active:
+            return None
+        user = record.current_user
+        assert user is not None
+        outcome = await service.apply(
+            record.id, user, rng.choice(record.game.legal_moves()), expected_version=record.version
+        )
+        if outcome.finished:
+            return outcome
+    raise AssertionError("the game did not end")
