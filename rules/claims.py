@@ -78,9 +78,7 @@ class Proof(NamedTuple):
         return self.ok
 
 
-def _unplayed_mask(unplayed: int | Iterable[str | Card], t: Tables) -> int:
-    if isinstance(unplayed, int):
-        return unplayed & t.clan_mask
+def _unplayed_mask(unplayed: Iterable[str | Card], t: Tables) -> int:
     mask = 0
     for item in unplayed:
         card = item if type(item) is ClanCard or type(item) is TacticCard else t.ruleset.parse_card(item)
@@ -413,7 +411,7 @@ def prove_claim(
         mine = tuple(mine)
     if type(theirs) is not tuple and type(theirs) is not list:
         theirs = tuple(theirs)
-    pool = unplayed & t.clan_mask if type(unplayed) is int else _unplayed_mask(unplayed, t)
+    pool = unplayed & t.clan_mask if isinstance(unplayed, int) else _unplayed_mask(unplayed, t)
     if needed == 3 and not fog:
         try:
             proof = _prove_plain(mine, theirs, pool, mine_completed_first, t)  # type: ignore[arg-type]

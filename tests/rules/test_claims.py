@@ -171,6 +171,7 @@ def test_inputs_in_every_form_agree() -> None:
     for unplayed in (set(cards), frozenset(cards), cards, tuple(texts), mask, iter(cards)):
         proof = prove_claim(parse_cards(mine), tuple(parse_cards(theirs)), unplayed)
         assert proof == expected
+    assert prove_claim(iter(parse_cards(mine)), (c for c in parse_cards(theirs)), mask) == expected
     assert claim_is_provable(mine, theirs, mask) is False
     # The ruleset by object or by name; notation errors name the card.
     assert prove_claim(mine, theirs, mask, ruleset=SCHOTTEN_TOTTEN) == expected
