@@ -1250,7 +1250,8 @@ class Game:
         lines.append(f"P0 hand: {' '.join(map(str, self._hands[0])) or '-'}")
         decks = f"clan deck {len(self._clan_deck)}"
         if opts.tactics:
-            decks += f", tactic deck {len(self._tactic_deck)}, tactics played {self._tactics_played}"
+            t0, t1 = self._tactics_played
+            decks += f", tactic deck {len(self._tactic_deck)}, tactics played {t0}-{t1}"
             if self.discards:
                 decks += ", discards " + " ".join(f"{c}(P{p})" for p, c in self.discards)
         lines.append(decks)
