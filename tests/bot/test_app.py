@@ -1,0 +1,122 @@
+"""create_bot under simcord: setup_hook, migrations, cogs, command sync."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import discord
+import pytest
+import simcord
+
+from bot.app import COGS, SchottenBot, create_bot, discover_cogs
+from bot.settings import Settings
+from bot.storage import latest_version
+
+
+def command_syncs(env: simcord.Env) -> list[str]:
+    return [str(r.path) for r in env.http_requests if r.method == "PUT" and str(r.path).endswith("/commands")]
+
+
+def add_command(bot: SchottenBot, name: str) -> None:
+    @bot.tree.command(name=name, description=f"{name} test command")
+    async def command(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(name)
+
+
+async def test_creating_connects_to_nothing() -> None:
+    bot = create_bot(database=":memory:")
+    assert isinstance(bot, SchottenBot)
+    assert not bot.db.is_open
+    assert bot.service.db is bot.db
+    assert bot.settings == Settings()
+    assert not bot.intents.message_content and not bot.intents.members and not bot.intents.presences
+    await bot.db.close()
+
+
+async def test_real_bot_starts_with_every_cog(simcord_env: simcord.Env) -> None:
+    bot = simcord_env.bot
+    assert isinstance(bot, SchottenBot)
+    assert bot.db.is_open and await bot.db.schema_version() == latest_version()
+    assert sorted(bot.extensions) == sorted(COGS)
+    assert command_syncs(simcord_env)  # a fresh database has never synced
+
+
+async def test_sync_only_when_commands_change(tmp_path: Path) -> None:
+    path = tmp_path / "bot.db"
+
+    async def start(*names: str, force: bool = False) -> list[str]:
+        bot = create_bot(database=path, extensions=[], force_sync=force)
+        for name in names:
+            add_command(bot, name)
+        try:
+            async with simcord.run(bot) as env:
+                assert await bot.db.schema_version() == latest_version()
+                return command_syncs(env)
+        finally:
+            await bot.close()
+            assert not bot.db.is_open
+
+    assert len(await start("ping")) == 1  # first start
+    assert await start("ping") == []  # unchanged: no sync on restart
+    assert len(await start("ping", "pong")) == 1  # a new command
+    assert await start("ping", "pong") == []
+    assert len(await start("ping", "pong", force=True)) == 1  # asked for
+
+
+async def test_development_guild_syncs_there(tmp_path: Path) -> None:
+    bot = create_bot(database=":memory:", extensions=[], settings=Settings(dev_guild_id=4242))
+    add_command(bot, "ping")
+    try:
+        async with simcord.run(bot) as env:
+            syncs = command_syncs(env)
+            assert len(syncs) == 1 and syncs[0].endswith("/guilds/4242/commands")
+            guild = env.create_guild(id=4242)
+            channel = guild.create_text_channel("general")
+            alice = guild.add_member(env.create_user("alice"))
+            assert "ping" in alice.available_commands(channel)
+            result = await alice.slash(channel, "ping")
+            assert result.response is not None and result.response.content == "ping"
+    finally:
+        await bot.close()
+
+
+async def test_no_sync_when_disabled() -> None:
+    bot = create_bot(database=":memory:", extensions=[], sync_commands=False)
+    try:
+        async with simcord.run(bot) as env:
+            assert command_syncs(env) == []
+    finally:
+        await bot.close()
+
+
+async def test_failed_setup_closes_the_database() -> None:
+    bot = create_bot(database=":memory:", extensions=["cogs.no_such_cog"])
+    with pytest.raises(Exception, match="no_such_cog"):
+        async with simcord.run(bot):
+            pass
+    assert not bot.db.is_open
+
+
+def test_discover_cogs_finds_modules_with_setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "fakecogs"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "alpha.py").write_text("async def setup(bot):\n    pass\n")
+    (package / "helpers.py").write_text("RAN = True\n")
+    (package / "_private.py").write_text("async def setup(bot):\n    pass\n")
+    (package / "beta.py").write_text(
+        textwrap.dedent("""
+        raise RuntimeError("discovery must not run a cog")
+        def setup(bot):
+            pass
+    """)
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert discover_cogs("fakecogs") == ["fakecogs.alpha", "fakecogs.beta"]
+    assert discover_cogs("no_such_package_here") == []
+
+
+def test_cogs_are_discovered() -> None:
+    assert all(name.startswith("cogs.") for name in COGS)
+    assert discover_cogs() == COGS
