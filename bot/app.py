@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from bot.service import GameService
 from bot.settings import Settings
+from bot.stats import install as install_stats
 from bot.storage import Database
 
 log = logging.getLogger(__name__)
@@ -88,6 +89,7 @@ class SchottenBot(commands.Bot):
         self.settings = settings
         self.db = Database(database)
         self.service = GameService(self.db, clock=_utc_timestamp, turn_timeout=settings.turn_timeout)
+        install_stats(self.service)  # ratings and matches, in the result's transaction
         self.sync_on_start = sync_commands
         self.force_sync = force_sync
         self.initial_extensions = list(extensions)

@@ -65,6 +65,8 @@ class GameRow:
     reminded: bool
     created_at: float
     updated_at: float
+    ai_player: int | None = None  # the seat the bot's AI plays (migration 3); None: two people
+    ai_level: str | None = None  # the AI's difficulty when ai_player is set
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,8 @@ def _game(row: sqlite3.Row) -> GameRow:
         reminded=bool(row["reminded"]),
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        ai_player=row["ai_player"],
+        ai_level=row["ai_level"],
     )
 
 
@@ -380,16 +384,19 @@ class Database:
         version: int,
         now: float,
         deadline: float | None,
+        ai_player: int | None = None,
+        ai_level: str | None = None,
     ) -> int:
-        """Insert a new active game (and its players); returns its id."""
+        """Insert a new active game (and its players); returns its id. ``ai_player``: the
+        seat the bot's AI plays (with ``ai_level``), None for a game between two people."""
         async with self._atomic():
             await self.ensure_players(players, now)
             return await self._execute(
                 """
                 INSERT INTO games (guild_id, channel_id, player0, player1, options, seed, first_player,
                                    match_id, status, state, version, turn_started_at, deadline,
-                                   created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?)
+                                   created_at, updated_at, ai_player, ai_level)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 (
                     guild_id,
@@ -406,6 +413,8 @@ class Database:
                     deadline,
                     now,
                     now,
+                    ai_player,
+                    ai_level,
                 ),
             )
 
@@ -700,3 +709,143 @@ class Database:
             )
             == 1
         )
+
+    # -- player stats and leaderboard pages (issue 6) -----------------------------------
+
+    async def leaderboard_page(
+        self, scope: str, *, offset: int = 0, limit: int = 10, min_games: int = 1
+    ) -> list[RatingRow]:
+        """Ratings of ``scope`` by rank (rating, then games, then user id), one page."""
+        rows = await self._all(
+            """
+            SELECT * FROM ratings WHERE scope = ? AND games >= ?
+            ORDER BY rating DESC, games DESC, user_id LIMIT ? OFFSET ?
+            """,
+            (scope, min_games, limit, offset),
+        )
+        return [_rating(row) for row in rows]
+
+    async def leaderboard_size(self, scope: str, *, min_games: int = 1) -> int:
+        row = await self._one(
+            "SELECT COUNT(*) AS n FROM ratings WHERE scope = ? AND games >= ?", (scope, min_games)
+        )
+        return 0 if row is None else int(row["n"])
+
+    async def player_results(
+        self, user_id: int, *, guild_id: int | None = None, limit: int | None = None
+    ) -> list[ResultRow]:
+        """Results of the games ``user_id`` played (in ``guild_id`` if given), newest first."""
+        where = "(player0 = ? OR player1 = ?)"
+        params: list[Any] = [user_id, user_id]
+        if guild_id is not None:
+            where += " AND guild_id = ?"
+            params.append(guild_id)
+        params.append(-1 if limit is None else limit)
+        rows = await self._all(
+            f"SELECT * FROM results WHERE {where} ORDER BY finished_at DESC, game_id DESC LIMIT ?",
+            params,
+        )
+        return [_result(row) for row in rows]
+
+    async def head_to_head(self, user_id: int, opponent_id: int) -> tuple[int, int, int]:
+        """``user_id``'s (wins, losses, draws) in games against ``opponent_id``, everywhere."""
+        row = await self._one(
+            """
+            SELECT COALESCE(SUM(winner_id = ?), 0) AS wins,
+                   COALESCE(SUM(winner_id = ?), 0) AS losses,
+                   COALESCE(SUM(winner_id IS NULL), 0) AS draws
+            FROM results
+            WHERE (player0 = ? AND player1 = ?) OR (player0 = ? AND player1 = ?)
+            """,
+            (user_id, opponent_id, user_id, opponent_id, opponent_id, user_id),
+        )
+        assert row is not None
+        return int(row["wins"]), int(row["losses"]), int(row["draws"])
+
+    async def rating_changes(self, game_id: int) -> list[tuple[str, int, float, float]]:
+        """How the result of ``game_id`` moved ratings: ``(scope, user_id, before, after)``."""
+        rows = await self._all(
+            "SELECT scope, user_id, before, after FROM rating_changes WHERE game_id = ?"
+            " ORDER BY scope, user_id",
+            (game_id,),
+        )
+        return [(row["scope"], row["user_id"], row["before"], row["after"]) for row in rows]
+
+    # -- matches (issue 6) ---------------------------------------------------------------
+
+    async def insert_match(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int | None,
+        players: tuple[int, int],
+        options: Mapping[str, Any],
+        target: int,
+        now: float,
+    ) -> MatchRow:
+        async with self._atomic():
+            await self.ensure_players(players, now)
+            match_id = await self._execute(
+                """
+                INSERT INTO matches (guild_id, channel_id, player0, player1, options, target,
+                                     created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                (guild_id, channel_id, players[0], players[1], _json(options), target, now, now),
+            )
+        match = await self.get_match(match_id)
+        assert match is not None
+        return match
+
+    async def get_match(self, match_id: int) -> MatchRow | None:
+        row = await self._one("SELECT * FROM matches WHERE id = ?", (match_id,))
+        return None if row is None else _match(row)
+
+    async def update_match(
+        self, match_id: int, *, scores: tuple[int, int], games: int, winner_id: int | None, now: float
+    ) -> None:
+        """Store a match's score after a game; a ``winner_id`` finishes the match."""
+        await self._execute(
+            """
+            UPDATE matches SET score0 = ?, score1 = ?, games = ?, winner_id = ?, status = ?, updated_at = ?
+            WHERE id = ?
+            """,
+            (*scores, games, winner_id, "active" if winner_id is None else "finished", now, match_id),
+        )
+
+    async def match_games(self, match_id: int) -> list[GameRow]:
+        rows = await self._all("SELECT * FROM games WHERE match_id = ? ORDER BY id", (match_id,))
+        return [_game(row) for row in rows]
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    id: int
+    guild_id: int | None
+    channel_id: int | None
+    players: tuple[int, int]
+    options: dict[str, Any]
+    target: int
+    scores: tuple[int, int]
+    games: int
+    status: GameStatus
+    winner_id: int | None
+    created_at: float
+    updated_at: float
+
+
+def _match(row: sqlite3.Row) -> MatchRow:
+    return MatchRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        players=(row["player0"], row["player1"]),
+        options=json.loads(row["options"]),
+        target=row["target"],
+        scores=(row["score0"], row["score1"]),
+        games=row["games"],
+        status=row["status"],
+        winner_id=row["winner_id"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
