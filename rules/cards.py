@@ -8,7 +8,6 @@ bit masks and lookup tables instead of objects.
 from __future__ import annotations
 
 import enum
-from typing import Union
 
 from rules.errors import NotationError
 
@@ -51,7 +50,7 @@ class Tactic(enum.Enum):
 class ClanCard:
     """A clan (troop) card: a colour letter and a value."""
 
-    __slots__ = ("colour", "value", "id", "_text")
+    __slots__ = ("_text", "colour", "id", "value")
     colour: str
     value: int
     id: int
@@ -89,7 +88,7 @@ class ClanCard:
 class TacticCard:
     """A tactic card. Two Leaders exist; they are equal values, counted as a multiset."""
 
-    __slots__ = ("tactic", "id")
+    __slots__ = ("id", "tactic")
     tactic: Tactic
     id: int
     is_tactic = True
@@ -126,7 +125,7 @@ class TacticCard:
         return self.id < other.id
 
 
-Card = Union[ClanCard, TacticCard]
+Card = ClanCard | TacticCard
 
 _CLAN_CARDS: dict[tuple[str, int], ClanCard] = {
     (c, v): ClanCard._make(c, v) for c in COLOURS for v in range(1, MAX_VALUE + 1)

@@ -51,13 +51,17 @@ NoSuchStone = _illegal("no_such_stone", "There is no stone {stone}; stones are n
 StoneClaimed = _illegal("stone_claimed", "Stone {stone} is already claimed.")
 StoneFull = _illegal("stone_full", "Your side of stone {stone} is full.")
 SideIncomplete = _illegal("side_incomplete", "Your side of stone {stone} is not complete yet.")
-ClaimTiming = _illegal("claim_timing", "Claims are only allowed at the start of your turn, before you play a card.")
+ClaimTiming = _illegal(
+    "claim_timing", "Claims are only allowed at the start of your turn, before you play a card."
+)
 WrongPhase = _illegal("wrong_phase", "You can't do that now: {expected}.")
 CannotPass = _illegal("cannot_pass", "You can still play a card, so you can't pass.")
 DeckEmpty = _illegal("deck_empty", "The {deck} deck is empty.")
 TacticsNotInPlay = _illegal("tactics_not_in_play", "This game is played without tactic cards.")
 TacticLimit = _illegal("tactic_limit", "You can't play another tactic card until your opponent plays one.")
-SecondLeader = _illegal("second_leader", "You already have a Leader on the table; the second one stays in your hand.")
+SecondLeader = _illegal(
+    "second_leader", "You already have a Leader on the table; the second one stays in your hand."
+)
 BadTarget = _illegal("bad_target", "{reason}")
 
 
@@ -68,7 +72,9 @@ class ClaimNotProvable(IllegalMove):
     code = "claim_not_provable"
     template = "You can't claim stone {stone} yet: your opponent could still beat it with {counter_example}."
 
-    def __init__(self, stone: int, counter_example: tuple[Any, ...] | None, message: str | None = None) -> None:
+    def __init__(
+        self, stone: int, counter_example: tuple[Any, ...] | None, message: str | None = None
+    ) -> None:
         shown = " ".join(str(c) for c in counter_example) if counter_example else "a better formation"
         super().__init__(message, stone=stone, counter_example=shown)
         self.counter_example = counter_example

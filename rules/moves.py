@@ -17,7 +17,7 @@ The text form is what the move log stores and what the terminal game accepts:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Literal
 
 from rules.cards import MAX_VALUE, Card, parse_card
 from rules.errors import NotationError
@@ -100,7 +100,7 @@ class Traitor:
         return f"traitor {self.card} {self.from_stone} {self.to_stone}"
 
 
-Move = Union[PlayCard, Claim, Pass, Draw, Scout, ScoutReturn, Redeploy, Deserter, Traitor]
+Move = PlayCard | Claim | Pass | Draw | Scout | ScoutReturn | Redeploy | Deserter | Traitor
 
 
 def _stone(text: str, whole: str) -> int:

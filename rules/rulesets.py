@@ -31,7 +31,9 @@ class Ruleset:
         return parse_card(text, max_value=self.max_value)
 
 
-SCHOTTEN_TOTTEN = Ruleset("schotten-totten", "Schotten-Totten", max_value=9, hand_size=6, reinforcement_value=7)
+SCHOTTEN_TOTTEN = Ruleset(
+    "schotten-totten", "Schotten-Totten", max_value=9, hand_size=6, reinforcement_value=7
+)
 BATTLE_LINE = Ruleset("battle-line", "Battle Line", max_value=10, hand_size=7, reinforcement_value=8)
 RULESETS = {r.name: r for r in (SCHOTTEN_TOTTEN, BATTLE_LINE)}
 
