@@ -46,7 +46,10 @@ def _new_rating(scope: str, user_id: int, now: float) -> RatingRow:
 
 
 async def rate_result(db: Database, record: GameRecord, result: ResultRow) -> None:
-    """Update both players' ratings in every scope of the game (a result hook)."""
+    """Update both players' ratings in every scope of the game (a result hook). A
+    practice game against the bot's AI (issue 7) is not rated."""
+    if getattr(record, "ai_player", None) is not None:
+        return
     await rate(db, result)
 
 

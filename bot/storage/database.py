@@ -734,8 +734,9 @@ class Database:
     async def player_results(
         self, user_id: int, *, guild_id: int | None = None, limit: int | None = None
     ) -> list[ResultRow]:
-        """Results of the games ``user_id`` played (in ``guild_id`` if given), newest first."""
-        where = "(player0 = ? OR player1 = ?)"
+        """Results of the rated games ``user_id`` played (in ``guild_id`` if given), newest
+        first. Practice games against the bot's AI are left out."""
+        where = "(player0 = ? OR player1 = ?) AND game_id IN (SELECT id FROM games WHERE ai_player IS NULL)"
         params: list[Any] = [user_id, user_id]
         if guild_id is not None:
             where += " AND guild_id = ?"
@@ -755,7 +756,8 @@ class Database:
                    COALESCE(SUM(winner_id = ?), 0) AS losses,
                    COALESCE(SUM(winner_id IS NULL), 0) AS draws
             FROM results
-            WHERE (player0 = ? AND player1 = ?) OR (player0 = ? AND player1 = ?)
+            WHERE ((player0 = ? AND player1 = ?) OR (player0 = ? AND player1 = ?))
+              AND game_id IN (SELECT id FROM games WHERE ai_player IS NULL)
             """,
             (user_id, opponent_id, user_id, opponent_id, opponent_id, user_id),
         )
