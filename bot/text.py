@@ -216,8 +216,58 @@ CATALOGUE: dict[str, str] = {
         "cards remain to complete the opponent's side, the claim succeeds.\n"
         "- If a side holds more cards than it needs (Mud removed later), its strongest subset "
         "of the needed size counts.\n"
-        "- Empty decks are skipped; the game goes on."
+        "- Empty decks are skipped; the game goes on.\n"
+        "- Matches (`points:`): each game scores 5 for the winner and 1 per stone for the "
+        "loser (a draw: 1 per stone each). The winner of a game starts the next one; after a "
+        "draw, the player who did not start the last game starts. If both reach the target "
+        "in the same game, the higher score wins; equal scores play another game."
     ),
+    # ------------------------------------------- ratings, stats, matches, rematch (issue 6)
+    "cmd.leaderboard": "The best rated players of this server or of everywhere",
+    "cmd.leaderboard.scope": "This server's ratings or the global ones",
+    "choice.scope.server": "this server",
+    "choice.scope.global": "global",
+    "cmd.stats": "A player's rating, record, streaks and recent games",
+    "cmd.stats.member": "Whose stats (default: yours)",
+    "cmd.challenge.points": "Play a match to this many points (winner 5, loser 1 per stone)",
+    "leaderboard.title.server": "Leaderboard of {guild}",
+    "leaderboard.title.global": "Global leaderboard",
+    "leaderboard.header": "  # Player            Rating  W-L-D     Games",
+    "leaderboard.line": "{rank:>3} {name:<17} {rating:>6}  {record:<9} {games:>5}",
+    "leaderboard.page": "Page {page} of {pages}",
+    "leaderboard.prev": "Previous",
+    "leaderboard.next": "Next",
+    "leaderboard.this_server": "this server",
+    "stats.title": "**Stats for {name}**",
+    "stats.rating_server": "Rating in this server: {rating} ({games} games)",
+    "stats.rating_server_none": "Rating in this server: no games here yet",
+    "stats.rating_global": "Global rating: {rating} ({games} games)",
+    "stats.record": "Record: {games} games, {wins} won, {losses} lost, {draws} drawn",
+    "stats.stones": "Stones won: {stones}",
+    "stats.streak": "Winning streak: {current} now, best {best}",
+    "stats.recent": "Recent games:",
+    "stats.recent_line": "#{game_id} {outcome} against {opponent} ({stones})",
+    "stats.outcome.win": "won",
+    "stats.outcome.loss": "lost",
+    "stats.outcome.draw": "drawn",
+    "stats.h2h": "Against you: {name} won {wins}, lost {losses}, drew {draws}",
+    "stats.h2h_none": "{name} has not played you yet.",
+    "ratings.changes": "Ratings: {changes}",
+    "ratings.change": "{name} {after} ({delta:+d})",
+    "challenge.variant.match": " (a match to {points} points)",
+    "match.score": "Match #{match_id} to {target}: {name0} {score0} - {score1} {name1}",
+    "match.next": "Next game of match #{match_id}: game #{game_id}, {name} starts.",
+    "match.won": "{name} wins match #{match_id}, {score0} - {score1}!",
+    "rematch.button": "Rematch",
+    "rematch.message": "{opponent}, {challenger} wants a rematch of game #{game_id}{variant}.\n"
+    "The offer expires {expires}.",
+    "error.stats_none": "{name} hasn't finished a game yet, so there are no stats to show.",
+    "error.stats_none_self": "You haven't finished a game yet. Challenge someone with `/schotten challenge`!",
+    "error.leaderboard_empty": "No games have been finished {where} yet, so there is no leaderboard.",
+    "error.leaderboard_server_dm": "There is no server here; try the global leaderboard.",
+    "error.rematch_not_player": "Only the two players of game #{game_id} can ask for a rematch.",
+    "error.rematch_no_channel": "A rematch is offered in the game's server channel.",
+    "error.rematch_match_running": "Match #{match_id} is still going on; finish it first.",
 }
 
 # Engine/service error code -> catalogue key, for codes whose key is not simply
