@@ -16,11 +16,13 @@ import logging
 import os
 import pkgutil
 from collections.abc import Iterable
+from concurrent.futures import Executor
 from pathlib import Path
 
 import discord
 from discord.ext import commands
 
+from bot.opponent import Opponent
 from bot.service import GameService
 from bot.settings import Settings
 from bot.stats import install as install_stats
@@ -83,6 +85,7 @@ class SchottenBot(commands.Bot):
         force_sync: bool,
         extensions: Iterable[str],
         intents: discord.Intents,
+        ai_executor: Executor | None = None,
     ) -> None:
         # Slash commands only: the prefix is a mention, so no message content intent.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
@@ -90,6 +93,8 @@ class SchottenBot(commands.Bot):
         self.db = Database(database)
         self.service = GameService(self.db, clock=_utc_timestamp, turn_timeout=settings.turn_timeout)
         install_stats(self.service)  # ratings and matches, in the result's transaction
+        # The AI's seat in practice games; its moves are computed in worker processes.
+        self.opponent = Opponent(self.service, workers=settings.ai_workers, executor=ai_executor)
         self.sync_on_start = sync_commands
         self.force_sync = force_sync
         self.initial_extensions = list(extensions)
@@ -159,6 +164,7 @@ class SchottenBot(commands.Bot):
 
     async def close(self) -> None:
         try:
+            await self.opponent.close()
             await super().close()
         finally:
             await self.db.close()
@@ -172,6 +178,7 @@ def create_bot(
     intents: discord.Intents | None = None,
     force_sync: bool = False,
     extensions: Iterable[str] | None = None,
+    ai_executor: Executor | None = None,
 ) -> SchottenBot:
     """Build the bot; connects to nothing until it is started.
 
@@ -179,6 +186,8 @@ def create_bot(
     ``force_sync`` syncs even when the commands look unchanged. ``extensions`` defaults
     to ``COGS``, every module of ``cogs/`` with a ``setup``. ``settings`` default to the
     built-in defaults (not the environment: tests must not depend on it).
+    ``ai_executor`` computes the AI's moves; None: a process pool of ``AI_WORKERS``
+    processes (tests may pass a ``ThreadPoolExecutor``, which the bot does not shut down).
     """
     return SchottenBot(
         database=database,
@@ -187,4 +196,5 @@ def create_bot(
         force_sync=force_sync,
         extensions=COGS if extensions is None else extensions,
         intents=intents or discord.Intents.default(),
+        ai_executor=ai_executor,
     )

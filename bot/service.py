@@ -64,6 +64,17 @@ class GameRecord:
     reminded: bool = False
     match_id: int | None = None
     first_player: int = 0  # engine player who moved first
+    ai_player: int | None = None  # engine seat of the bot's own AI (issue 7); None: two people
+    ai_level: str | None = None  # the AI's difficulty (rules.ai LEVELS) when ai_player is set
+
+    @property
+    def vs_ai(self) -> bool:
+        """A game against the bot's AI: unrated, the AI's turns have no deadline."""
+        return self.ai_player is not None
+
+    @property
+    def ai_to_move(self) -> bool:
+        return self.ai_player is not None and self.current_player == self.ai_player
 
     @property
     def is_active(self) -> bool:
@@ -214,16 +225,22 @@ class GameService:
         seed: int | None = None,
         first_player: int | None = None,
         match_id: int | None = None,
+        ai_player: int | None = None,
+        ai_level: str | None = None,
     ) -> GameRecord:
         """Start a game; ``players[0]`` becomes engine player 0. Forced moves at the
-        start (if the rules have any) are applied before it is stored."""
+        start (if the rules have any) are applied before it is stored. ``ai_player``:
+        the seat the bot's own AI plays (``players[ai_player]`` is the bot's user id),
+        at ``ai_level``; the AI's turns have no deadline."""
         if players[0] == players[1]:
             raise ValueError("a game needs two different players")
+        if ai_player not in (None, 0, 1):
+            raise ValueError("ai_player must be 0, 1 or None")
         seed = secrets.randbits(62) if seed is None else seed
         game = Game.new(seed=seed, options=options, first_player=first_player)
         self._apply_forced(game)
         now = self.clock()
-        deadline = None if game.is_over else now + self.turn_timeout
+        deadline = None if game.is_over else self._deadline(ai_player, game, now)
         async with self.db.transaction():
             game_id = await self.db.insert_game(
                 guild_id=guild_id,
@@ -237,6 +254,8 @@ class GameService:
                 version=game.version,
                 now=now,
                 deadline=deadline,
+                ai_player=ai_player,
+                ai_level=ai_level,
             )
             if game.log:
                 await self.db.append_moves(game_id, self._entries(game, 0), version=game.version, now=now)
@@ -256,6 +275,8 @@ class GameService:
             deadline=deadline,
             match_id=match_id,
             first_player=game.first_player,
+            ai_player=ai_player,
+            ai_level=ai_level,
         )
         self._cache[game_id] = record
         log.info("Game %d created (guild %s, channel %s)", game_id, guild_id, channel_id)
@@ -378,6 +399,13 @@ class GameService:
             raise StaleControl(game_id, expected_version, record.version)
         return record
 
+    def _deadline(self, ai_player: int | None, game: Game, now: float) -> float | None:
+        """The deadline of the turn starting now: none for the bot's AI (it always moves,
+        so the timers never remind or forfeit it)."""
+        if ai_player is not None and game.current_player == ai_player:
+            return None
+        return now + self.turn_timeout
+
     @staticmethod
     def _apply_forced(game: Game) -> list[Applied]:
         applied = []
@@ -403,7 +431,7 @@ class GameService:
         if finished:
             turn_started_at, deadline, reminded = None, None, False
         elif turn_changed:
-            turn_started_at, deadline, reminded = now, now + self.turn_timeout, False
+            turn_started_at, deadline, reminded = now, self._deadline(record.ai_player, game, now), False
         else:
             turn_started_at, deadline, reminded = record.turn_started_at, record.deadline, record.reminded
         new = dataclasses.replace(
@@ -502,4 +530,6 @@ class GameService:
             reminded=row.reminded,
             match_id=row.match_id,
             first_player=row.first_player,
+            ai_player=row.ai_player,
+            ai_level=row.ai_level,
         )

@@ -32,6 +32,7 @@ class Settings:
     challenge_timeout: int = 600  # seconds an open challenge waits for an answer
     turn_timeout: int = 86400  # seconds a player has for a turn before forfeiting
     turn_reminder: int = 43200  # seconds into a turn when the player is reminded; 0: never
+    ai_workers: int = 1  # processes that compute the AI's moves (/schotten practice)
 
     @property
     def log_level_value(self) -> int:
@@ -74,6 +75,7 @@ class Settings:
             challenge_timeout=seconds("CHALLENGE_TIMEOUT", cls.challenge_timeout, 1),
             turn_timeout=seconds("TURN_TIMEOUT", cls.turn_timeout, 1),
             turn_reminder=seconds("TURN_REMINDER", cls.turn_reminder, 0),
+            ai_workers=seconds("AI_WORKERS", cls.ai_workers, 1),
         )
         if get("TURN_REMINDER") is None and settings.turn_reminder >= settings.turn_timeout:
             # Only TURN_TIMEOUT was shortened: remind half-way rather than refuse to start.

@@ -28,6 +28,7 @@ from bot.errors import GameFinished, NotAPlayer, StaleControl
 from bot.render import code_block, render_board, render_hand, render_last, render_result
 from bot.text import t
 from cogs.controls import board_view, hand_controls
+from cogs.matches import after_end, end_extras, match_line
 from rules.game import Applied
 from rules.moves import Claim, Pass, PlayCard, parse_move
 from rules.rulesets import get_ruleset
@@ -128,6 +129,9 @@ class Table:
     def board_text(self, record: Any, names: Sequence[str], *, mention: int | None = None) -> str:
         game = record.game
         text = code_block(render_board(game.view(0), names, bottom=0, game_id=record.id))
+        score = match_line(self.bot, record, names)  # a match's score (issue 6)
+        if score:
+            text = score + "\n" + text
         if mention is not None:
             text = t("board.your_turn", mention=f"<@{mention}>") + "\n" + text
         return text
@@ -292,6 +296,10 @@ class Table:
             )
         if record.game.is_over:
             self._publish_locks.pop(record.id, None)
+            await after_end(self, record)  # the next game of a match (issue 6)
+        opponent = getattr(self.bot, "opponent", None)
+        if opponent is not None:
+            opponent.notice(record)  # the AI's turn, if it is (issue 7, bot/opponent.py)
 
     async def _publish(
         self, record: Any, applied: list[Applied], *, turn_changed: bool, superseded: bool = False
@@ -311,8 +319,11 @@ class Table:
             if not superseded:
                 await self._update_board(record, names, turn_changed=turn_changed)
             if game.is_over:
+                # Ratings, match score and the Rematch button (issue 6).
+                extra, end_view = await end_extras(self.bot, record, names)
                 await channel.send(
-                    t("announce.end", game_id=record.id, result=render_result(game.result, names)),
+                    t("announce.end", game_id=record.id, result=render_result(game.result, names)) + extra,
+                    view=end_view or discord.utils.MISSING,
                     allowed_mentions=_NO_MENTIONS,
                 )
         if superseded:
@@ -386,6 +397,8 @@ class Table:
         self, record: Any, player: int, names: Sequence[str], *, drawn: Any = None
     ) -> int | None:
         user_id = record.players[player]
+        if getattr(record, "ai_player", None) == player:
+            return None  # the bot's own AI seat: the bot never DMs itself
         channel = await self._dm_channel(user_id)
         if channel is None:
             return None
