@@ -268,6 +268,26 @@ CATALOGUE: dict[str, str] = {
     "error.rematch_not_player": "Only the two players of game #{game_id} can ask for a rematch.",
     "error.rematch_no_channel": "A rematch is offered in the game's server channel.",
     "error.rematch_match_running": "Match #{match_id} is still going on; finish it first.",
+    # ------------------------------------------------- practice vs the AI (issue 7)
+    "cmd.practice": "Play a practice game against me (the AI); it does not count for ratings",
+    "cmd.practice.difficulty": "How well I play",
+    "choice.level.random": "random (I play any legal move)",
+    "choice.level.easy": "easy",
+    "choice.level.medium": "medium",
+    "choice.level.hard": "hard (I think for up to a second)",
+    "level.random": "random",
+    "level.easy": "easy",
+    "level.medium": "medium",
+    "level.hard": "hard",
+    "practice.started": (
+        "{mention} started a practice game against me ({level}). Game #{game_id} has started; "
+        "it does not count for ratings."
+    ),
+    "practice.started_dm": (
+        "Game #{game_id} against me ({level}) has started; your hand and the board are in the "
+        "next message. It does not count for ratings."
+    ),
+    "error.practice_existing": "You already have a practice game with me here: game #{game_id}.",
 }
 
 # Engine/service error code -> catalogue key, for codes whose key is not simply

@@ -41,15 +41,27 @@ def _variant(options: GameOptions) -> str:
     return ""
 
 
-def challenge_text(challenger_id: int, opponent_id: int, options: GameOptions, expires_at: float) -> str:
+def challenge_text(
+    challenger_id: int,
+    opponent_id: int,
+    options: GameOptions,
+    expires_at: float,
+    *,
+    points: int | None = None,
+    rematch_of: int | None = None,
+) -> str:
     from rules.rulesets import get_ruleset
 
+    variant = _variant(options)
+    if points:
+        variant += t("challenge.variant.match", points=points)
     return t(
-        "challenge.message",
+        "challenge.message" if rematch_of is None else "rematch.message",
         challenger=f"<@{challenger_id}>",
         opponent=f"<@{opponent_id}>",
         ruleset=get_ruleset(options.ruleset).title,
-        variant=_variant(options),
+        variant=variant,
+        game_id=rematch_of,
         expires=discord.utils.format_dt(datetime.fromtimestamp(expires_at, tz=UTC), "R"),
     )
 
@@ -62,14 +74,27 @@ async def _has_game_here(bot: Any, a: int, b: int, channel_id: int) -> bool:
 
 
 async def create_challenge(
-    interaction: discord.Interaction, opponent: discord.abc.User, options: GameOptions
+    interaction: discord.Interaction,
+    opponent: discord.abc.User,
+    options: GameOptions,
+    *,
+    points: int | None = None,
+    rematch_of: int | None = None,
 ) -> None:
+    """``points``: a match to that many points (issue 6); ``rematch_of``: the game whose
+    Rematch button made this challenge (only the message differs)."""
     bot: Any = interaction.client
     user = interaction.user
     if interaction.guild is None or interaction.channel_id is None:
         raise ServiceError("challenge_guild_only")
     if opponent.id == user.id:
         raise ServiceError("challenge_self")
+    if bot.user is not None and opponent.id == bot.user.id:
+        # Challenging the bot itself: a practice game against the AI, at once (issue 7).
+        from cogs.practice import start_practice
+
+        await start_practice(interaction, options)
+        return
     if opponent.bot:
         raise ServiceError("challenge_bot")
     if not isinstance(opponent, discord.Member):
@@ -93,12 +118,12 @@ async def create_challenge(
         channel_id=interaction.channel_id,
         challenger_id=user.id,
         opponent_id=opponent.id,
-        options=options.to_dict(),
+        options={**options.to_dict(), **({"points": points} if points else {})},
         now=created,
         expires_at=expires_at,
     )
     await interaction.response.send_message(
-        challenge_text(user.id, opponent.id, options, expires_at),
+        challenge_text(user.id, opponent.id, options, expires_at, points=points, rematch_of=rematch_of),
         view=challenge_view(row.id),
         allowed_mentions=discord.AllowedMentions(users=[opponent], roles=False, everyone=False),
     )
@@ -134,11 +159,26 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int, 
         await interaction.response.defer()
         table = table_for(bot)
         table.remember_name(interaction.user)
+        match_id = None
+        if row.options.get("points"):
+            from cogs.matches import remember_match
+
+            match = await bot.db.insert_match(
+                guild_id=row.guild_id,
+                channel_id=row.channel_id,
+                players=(row.challenger_id, row.opponent_id),
+                options=GameOptions.from_dict(row.options).to_dict(),
+                target=int(row.options["points"]),
+                now=now(),
+            )
+            remember_match(bot, match)
+            match_id = match.id
         record = await bot.service.create_game(
             guild_id=row.guild_id,
             channel_id=row.channel_id,
             players=(row.challenger_id, row.opponent_id),
             options=GameOptions.from_dict(row.options),
+            match_id=match_id,
         )
         await bot.db.resolve_challenge(challenge_id, "accepted", game_id=record.id)
     _locks.pop(challenge_id, None)

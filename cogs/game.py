@@ -58,6 +58,7 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
         tactics=t("cmd.challenge.tactics"),
         claims=t("cmd.challenge.claims"),
         ruleset=t("cmd.challenge.ruleset"),
+        points=t("cmd.challenge.points"),
     )
     @app_commands.choices(
         claims=[
@@ -76,9 +77,10 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
         tactics: bool = False,
         claims: str = "anytime",
         ruleset: str = "schotten-totten",
+        points: app_commands.Range[int, 5, 100] | None = None,
     ) -> None:
         options = GameOptions(ruleset=ruleset, tactics=tactics, claim_timing=claims)  # type: ignore[arg-type]
-        await create_challenge(interaction, opponent, options)
+        await create_challenge(interaction, opponent, options, points=points)
 
     # ---------------------------------------------------------------- moves
 

@@ -22,7 +22,7 @@ from cogs.table import table_for
 
 log = logging.getLogger(__name__)
 
-INTERVAL = 15.0  # seconds between checks; deadlines are hours, so this is plenty
+INTERVAL = 60.0  # seconds between checks; turns last hours, so a minute late is fine
 
 
 class Timers(commands.Cog):

@@ -32,9 +32,11 @@ def flat_components(message: Any) -> list[dict[str, Any]]:
     return out
 
 
-def dm_message(member: Any) -> Any:
-    """The bot's latest message in the member's DM (None if there is none)."""
+def dm_message(member: Any, game_id: int | None = None) -> Any:
+    """The bot's latest message in the member's DM, for ``game_id`` if given."""
     messages = [m for m in member.user.dm_channel.history() if m.author.bot]
+    if game_id is not None:
+        messages = [m for m in messages if f"Game #{game_id} against" in m.content]
     return messages[-1] if messages else None
 
 
@@ -55,10 +57,10 @@ async def challenge_and_accept(env: simcord.Env, channel: Any, a: Any, b: Any, *
     return int(re.search(r"Game #(\d+)", text).group(1))
 
 
-async def dm_turn(member: Any, rng: random.Random) -> str:
+async def dm_turn(member: Any, rng: random.Random, game_id: int | None = None) -> str:
     """One turn through the DM controls: claim if a Claim button is there (usually),
     else pick a card and a stone and press Play, else Pass. Returns what was done."""
-    message = dm_message(member)
+    message = dm_message(member, game_id)
     comps = flat_components(message)
     claims = [c for c in comps if c.get("custom_id", "").startswith("st:claim:")]
     if claims and rng.random() < 0.9:
@@ -70,11 +72,11 @@ async def dm_turn(member: Any, rng: random.Random) -> str:
     if selects:
         card = rng.choice(selects[0]["options"])["value"]
         _no_public(await member.user.select(message, [card], custom_id=selects[0]["custom_id"]))
-        message = dm_message(member)
+        message = dm_message(member, game_id)
         stone_select = next(c for c in flat_components(message) if c["custom_id"].startswith("st:stone:"))
         stone = rng.choice(stone_select["options"])["value"]
         _no_public(await member.user.select(message, [stone], custom_id=stone_select["custom_id"]))
-        message = dm_message(member)
+        message = dm_message(member, game_id)
         play = next(c for c in flat_components(message) if c["custom_id"].startswith("st:play:"))
         assert not play.get("disabled")
         _no_public(await member.user.click(message, custom_id=play["custom_id"]))

@@ -85,7 +85,7 @@ async def play_out(env, bot, channel, members, game_id, rng, log_tap, *, slash_f
         if member in slash_for:
             await slash_turn(member, channel, rng)
         else:
-            await dm_turn(member, rng)
+            await dm_turn(member, rng, game_id)
         secret = await hands(bot, game_id)
         leaked = secret & cards_in(public_text(channel))
         assert not leaked, f"hand cards {leaked} visible in the channel"
