@@ -20,9 +20,9 @@ import logging
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from bot.errors import AmbiguousGame, GameFinished, GameNotFound, NoActiveGame, NotAPlayer, StaleControl
 from bot.storage import UNSET, Database, GameRow, ResultRow
@@ -31,6 +31,8 @@ from rules.game import Applied, Game, GameOptions, Result
 from rules.moves import Move, parse_move
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 # A forced move never repeats forever; this bounds a buggy engine instead of hanging.
 MAX_FORCED_MOVES = 64
@@ -141,6 +143,20 @@ def options_from_dict(data: dict[str, Any]) -> GameOptions:
     if callable(from_dict):
         return from_dict(data)
     return GameOptions(**data)
+
+
+def _retrieve(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled():
+        task.exception()  # retrieved: no "never retrieved" warning when nobody waits any more
+
+
+async def _to_the_end(request: Coroutine[Any, Any, T]) -> T:
+    """Run a request to its end even if the caller is cancelled (an interaction timing
+    out, the bot shutting down): a move is then stored wholly, the game's lock is held
+    until it is, and the cache never disagrees with the database."""
+    task = asyncio.ensure_future(request)
+    task.add_done_callback(_retrieve)
+    return await asyncio.shield(task)
 
 
 class GameService:
@@ -294,6 +310,11 @@ class GameService:
         ``GameNotFound``, ``GameFinished``, ``NotAPlayer``, ``StaleControl``, or the
         engine's ``IllegalMove``/``NotationError`` unchanged.
         """
+        return await _to_the_end(self._apply(game_id, user_id, move, expected_version))
+
+    async def _apply(
+        self, game_id: int, user_id: int, move: Move | str, expected_version: int | None
+    ) -> MoveOutcome:
         async with self._locks[game_id]:
             record = await self._active(game_id, expected_version)
             player = record.player_of(user_id)
@@ -316,6 +337,9 @@ class GameService:
 
     async def resign(self, game_id: int, user_id: int, *, expected_version: int | None = None) -> MoveOutcome:
         """``user_id`` gives up; the opponent wins (reason "resigned")."""
+        return await _to_the_end(self._resign(game_id, user_id, expected_version))
+
+    async def _resign(self, game_id: int, user_id: int, expected_version: int | None) -> MoveOutcome:
         async with self._locks[game_id]:
             record = await self._active(game_id, expected_version)
             player = record.player_of(user_id)
@@ -329,6 +353,9 @@ class GameService:
 
     async def forfeit(self, game_id: int, player: int, *, expected_version: int | None = None) -> MoveOutcome:
         """Engine ``player`` loses on time (reason "timeout")."""
+        return await _to_the_end(self._forfeit(game_id, player, expected_version))
+
+    async def _forfeit(self, game_id: int, player: int, expected_version: int | None) -> MoveOutcome:
         async with self._locks[game_id]:
             record = await self._active(game_id, expected_version)
             game = record.game.clone()

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from pathlib import Path
@@ -285,3 +286,22 @@ async def test_logs_never_show_drawn_cards(service: GameService, caplog: pytest.
     assert drawn and "Game" in text
     for card in drawn + hands:
         assert card not in text.split(), card
+
+
+async def test_a_cancelled_request_still_stores_its_whole_move(service: GameService, db: Database) -> None:
+    record = await new_game(service, first_player=0)
+    move = next(m for m in record.game.legal_moves() if isinstance(m, PlayCard))
+    request = asyncio.create_task(service.apply(record.id, ALICE, move))
+    await asyncio.sleep(0)  # the request has started
+    request.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await request
+    for _ in range(200):  # the move finishes on its own
+        row = await db.get_game(record.id)
+        if row is not None and row.version == 2:
+            break
+        await asyncio.sleep(0.01)
+    assert len(await db.moves(record.id)) == 2
+    assert (await service.get(record.id)).version == 2  # and the cache agrees
+    with pytest.raises(NotYourTurn):
+        await service.apply(record.id, ALICE, move)
