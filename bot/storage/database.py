@@ -13,6 +13,7 @@ the process and of the machine.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -310,13 +311,16 @@ class Database:
             self._tx_owner = asyncio.current_task()
             try:
                 yield self
+                self._tx_owner = None
+                await _run(conn, "COMMIT")
             except BaseException:
                 self._tx_owner = None
+                # Also after a failed COMMIT (SQLite may leave the transaction open), so
+                # that the connection is usable for the next one.
                 if conn.in_transaction:
-                    await _run(conn, "ROLLBACK")
+                    with contextlib.suppress(sqlite3.Error):
+                        await _run(conn, "ROLLBACK")
                 raise
-            self._tx_owner = None
-            await _run(conn, "COMMIT")
 
     @asynccontextmanager
     async def _atomic(self) -> AsyncIterator[None]:
