@@ -33,8 +33,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.text import t
-from rules.cards import Card, Tactic
-from rules.moves import Claim, Draw, Pass, PlayCard
+from rules.cards import Card, Tactic, TacticKind
+from rules.moves import Claim, Deserter, Draw, Pass, PlayCard, Redeploy, Scout, ScoutReturn, Traitor
 from rules.rulesets import get_ruleset
 
 WIDTH = 40
@@ -89,8 +89,9 @@ def render_move(player: int, move: Any, names: Sequence[str]) -> str:
     """One public move as a sentence: ``"Alice played R7 at 3"``. A draw never says
     which card was drawn."""
     name = names[player]
-    if move is None:  # the opponent's Scout return: hidden
-        return t("move.other", name=name, move="scout")
+    if move is None or isinstance(move, ScoutReturn):
+        # Which cards went back is private to the scout, whoever's view this is.
+        return t("move.scout_return", name=name)
     if isinstance(move, PlayCard):
         return t("move.play", name=name, card=card_text(move.card), stone=move.stone)
     if isinstance(move, Claim):
@@ -98,13 +99,47 @@ def render_move(player: int, move: Any, names: Sequence[str]) -> str:
     if isinstance(move, Pass):
         return t("move.pass", name=name)
     if isinstance(move, Draw):
+        if move.deck == "tactic":
+            return t("move.draw_deck", name=name, deck=move.deck)
         return t("move.draw", name=name)
+    tactic = _render_ruse(name, move)
+    if tactic is not None:
+        return tactic
     text = str(move)
     if text == "resign":
         return t("move.resign", name=name)
     if text in ("forfeit", "timeout"):
         return t("move.forfeit", name=name)
     return t("move.other", name=name, move=text)
+
+
+def _render_ruse(name: str, move: Any) -> str | None:
+    """A ruse as a sentence (issue 5), else None."""
+    if isinstance(move, Scout):
+        return t("move.scout", name=name)
+    if isinstance(move, Redeploy):
+        if move.to_stone is None:
+            return t(
+                "move.redeploy_discard", name=name, card=card_text(move.card), from_stone=move.from_stone
+            )
+        return t(
+            "move.redeploy",
+            name=name,
+            card=card_text(move.card),
+            from_stone=move.from_stone,
+            to_stone=move.to_stone,
+        )
+    if isinstance(move, Deserter):
+        return t("move.deserter", name=name, card=card_text(move.card), stone=move.stone)
+    if isinstance(move, Traitor):
+        return t(
+            "move.traitor",
+            name=name,
+            card=card_text(move.card),
+            from_stone=move.from_stone,
+            to_stone=move.to_stone,
+        )
+    return None
 
 
 def last_turn(moves: Sequence[tuple[int, Any]]) -> tuple[int, list[Any]] | None:
@@ -209,16 +244,18 @@ def render_board(
     lines: list[str] = []
     if game_id is not None:
         lines.append(_fit(t("board.title", game_id=game_id, ruleset=_ruleset_title(view))))
-    lines.append(_fit(t("board.hand_size", name=_short_name(names[top]), cards=hand_sizes[top])))
+    lines.append(_hand_line(view, names, top, hand_sizes))
     lines.extend(_card_rows(stones, top, top=True))
     lines.append(_stone_row(stones, bottom))
     lines.extend(_card_rows(stones, bottom, top=False))
-    lines.append(_fit(t("board.hand_size", name=_short_name(names[bottom]), cards=hand_sizes[bottom])))
+    lines.append(_hand_line(view, names, bottom, hand_sizes))
     lines.append(
         _fit(t("board.legend", top=_short_name(names[top], 17), bottom=_short_name(names[bottom], 17)))
     )
     if any(_terrain(s) for s in stones):
         lines.append(t("board.terrain"))
+    if view.options.tactics:
+        lines.extend(_tactic_lines(view, names, (top, bottom)))
     decks = view.deck_sizes
     if view.options.tactics:
         lines.append(_fit(t("board.decks", clan=decks[0], tactic=decks[1])))
@@ -226,13 +263,45 @@ def render_board(
         lines.append(_fit(t("board.deck", clan=decks[0])))
     last = render_last(view.last_moves, names)
     if last:
-        lines.append(_fit(t("board.last", text=last)))
+        lines.extend(_wrap(t("board.last", text=last)))  # a tactic turn can be long
     if view.result is not None:
         for line in _wrap(t("board.over", result=render_result(view.result, names))):
             lines.append(line)
     elif view.current_player is not None:
         lines.append(_fit(t("board.turn", name=names[view.current_player])))
     return "\n".join(lines)
+
+
+def _hand_line(view: Any, names: Sequence[str], player: int, hand_sizes: tuple[int, int]) -> str:
+    """``Bob (6 cards)``; with tactics also the tactic cards Bob has played."""
+    line = t("board.hand_size", name=_short_name(names[player]), cards=hand_sizes[player])
+    if view.options.tactics:
+        line += t("board.hand_tactics", n=view.tactics_played[player])
+    return _fit(line)
+
+
+def _tactic_lines(view: Any, names: Sequence[str], order: tuple[int, int]) -> list[str]:
+    """The ruses each side has played and the other cards lying face up in the discard.
+    (Morale and terrain cards in play are drawn at their stones.)"""
+    ruses: list[list[Card]] = [[], []]
+    discarded: list[Card] = []
+    for owner, card in view.discards:
+        tactic = getattr(card, "tactic", None)
+        if tactic is not None and tactic.kind is TacticKind.RUSE:
+            ruses[owner].append(card)
+        else:
+            discarded.append(card)
+    lines: list[str] = []
+    sides = [
+        t("board.ruses_side", name=_short_name(names[p]), cards=" ".join(card_text(c) for c in ruses[p]))
+        for p in order
+        if ruses[p]
+    ]
+    if sides:
+        lines.extend(_wrap(t("board.ruses", text="; ".join(sides))))
+    if discarded:
+        lines.extend(_wrap(t("board.discarded", cards=" ".join(card_text(c) for c in discarded))))
+    return lines
 
 
 def _ruleset_title(view: Any) -> str:

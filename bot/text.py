@@ -200,12 +200,7 @@ CATALOGUE: dict[str, str] = {
         "**End**: the game ends at once when a player owns three adjacent stones or any five "
         "stones. `/schotten resign` gives up; a player who doesn't move in time forfeits."
     ),
-    "rules.tactics": (
-        "**Tactic cards** (variant): Leader x2 (any colour and value; only one on your side), "
-        "Reinforcement (7, any colour), Shield-bearer (1-3, any colour), Fog (only the sum "
-        "counts), Mud (4 cards on each side), Scout, Redeploy, Deserter, Traitor. You may play a "
-        "tactic card only while you have not played more of them than your opponent."
-    ),
+    # "rules.tactics" and one topic per tactic card: in the issue 5 section below.
     "rules.decisions": (
         "**Our decisions** where the rulebook is silent:\n"
         "- If both players pass in a row, every stone that can be decided now is decided and the "
@@ -289,6 +284,138 @@ CATALOGUE: dict[str, str] = {
     ),
     "error.practice_existing": "You already have a practice game with me here: game #{game_id}.",
 }
+
+# ------------------------------------------------------ tactics at the table (issue 5)
+CATALOGUE.update(
+    {
+        "cmd.move": "Make any move by its notation, tactic cards too (pick from the suggestions)",
+        "cmd.move.text": "The move, e.g. scout, redeploy R7 3 5, deserter Fog 4, draw tactic",
+        "cmd.draw": "End your turn by drawing from the deck you choose",
+        "cmd.draw.deck": "Which deck to draw from",
+        "choice.deck.clan": "clan cards",
+        "choice.deck.tactic": "tactic cards",
+        # Suggestions of /schotten move (only the caller sees them).
+        "choice.move.play": "Play {card} at stone {stone}",
+        "choice.move.claim": "Claim stone {stone}",
+        "choice.move.pass": "Pass",
+        "choice.move.draw.clan": "Draw a clan card",
+        "choice.move.draw.tactic": "Draw a tactic card",
+        "choice.move.draw_none": "End turn (both decks are empty)",
+        "choice.move.scout": "Scout: draw three cards, then put two back",
+        "choice.move.return": "Put back {first} and {second} ({second} ends on top)",
+        "choice.move.redeploy": "Redeploy: your {card} from stone {from_stone} to stone {to_stone}",
+        "choice.move.redeploy_discard": "Redeploy: discard your {card} from stone {from_stone}",
+        "choice.move.deserter": "Deserter: discard their {card} at stone {stone}",
+        "choice.move.traitor": "Traitor: their {card} from stone {from_stone} to your side of {to_stone}",
+        # Hand controls.
+        "controls.target.redeploy": "Choose your card to move",
+        "controls.target.deserter": "Choose their card to discard",
+        "controls.target.traitor": "Choose their clan card to take",
+        "controls.target_option": "Stone {stone}: {card}",
+        "controls.dest": "Choose where it goes",
+        "controls.dest_discard": "Discard it",
+        "controls.play_tactic": "Play {card}",
+        "controls.return": "Choose two cards to put back",
+        "controls.return_button": "Put back",
+        "tactics.hint.leader": "Joker: any colour, any value (one on your side)",
+        "tactics.hint.reinforcement": "Morale: a 7 of any colour",
+        "tactics.hint.shield_bearer": "Morale: a 1, 2 or 3 of any colour",
+        "tactics.hint.fog": "Terrain: only the sum counts at this stone",
+        "tactics.hint.mud": "Terrain: 4 cards a side at this stone",
+        "tactics.hint.scout": "Ruse: draw 3, put 2 back",
+        "tactics.hint.redeploy": "Ruse: move or discard one of your cards",
+        "tactics.hint.deserter": "Ruse: discard one of their cards",
+        "tactics.hint.traitor": "Ruse: take one of their clan cards",
+        # Private lines of the player's own DM.
+        "tactics.scout_draw": "Scout: draw {n} more, from the deck of your choice.",
+        "tactics.scout_return": (
+            "Scout: choose two cards to put back on top of their decks "
+            "(the second one listed ends on top)."
+        ),
+        "tactics.known": "You put back: {cards}",
+        "tactics.known_top": "{card} on top of the {deck} deck",
+        "tactics.known_below": "{card} in the {deck} deck, {depth} below the top",
+        # Public move lines (a Scout return never names its cards).
+        "move.scout": "{name} played Scout",
+        "move.scout_return": "{name} put two cards back",
+        "move.draw_deck": "{name} drew a {deck} card",
+        "move.redeploy": "{name} redeployed {card} from {from_stone} to {to_stone}",
+        "move.redeploy_discard": "{name} redeployed {card} from {from_stone} to the discard",
+        "move.deserter": "{name} sent a Deserter: {card} at {stone} discarded",
+        "move.traitor": "{name} turned a Traitor: {card} from {from_stone} to {to_stone}",
+        # Board (public).
+        "board.hand_tactics": " tactics: {n}",
+        "board.ruses": "Ruses: {text}",
+        "board.ruses_side": "{name} {cards}",
+        "board.discarded": "Discarded: {cards}",
+        "error.unknown_move": (
+            'I don\'t know the move "{text}". Pick one of the suggestions, or write it like '
+            "`play R7 3`, `scout`, `redeploy R7 3 5`, `deserter Fog 4`, `traitor B5 2 6`, "
+            "`draw tactic`."
+        ),
+        # /schotten rules: the tactic cards, one topic each.
+        "rules.tactics": (
+            "**Tactic cards** (variant, `/schotten challenge tactics:True`): a second deck of 10 "
+            "cards. After playing you draw from the deck you choose (two buttons). You may play a "
+            "tactic card instead of a clan card, but only while you have not played more tactic "
+            "cards than your opponent; a player who cannot play a clan card may pass or play a "
+            "tactic card.\n"
+            "- Morale (like a clan card, at a stone): Leader x2, Reinforcement, Shield-bearer.\n"
+            "- Terrain (at a stone): Fog, Mud.\n"
+            "- Ruses (face up beside the deck): Scout, Redeploy, Deserter, Traitor.\n"
+            "Pick a tactic card in your DM controls like any card; a ruse then asks for its target "
+            "(and where it goes). Without DMs: `/schotten play` for morale and terrain cards, "
+            "`/schotten move` for every move (it suggests yours), `/schotten draw deck:`.\n"
+            "Each card: `/schotten rules topic:` leader, reinforcement, shield-bearer, fog, mud, "
+            "scout, redeploy, deserter, traitor."
+        ),
+        "rules.leader": (
+            "**Leader** (2 cards, morale): played like a clan card on your side of a stone. When "
+            "the stone is decided it is the colour and value that suit you best. Only one Leader "
+            "may be on your side: once you have played one, the other stays in your hand for good "
+            "(even if the first is later discarded)."
+        ),
+        "rules.reinforcement": (
+            "**Reinforcement** (morale): played like a clan card; it is a 7 (8 in Battle Line) of "
+            "the colour that suits you best when the stone is decided."
+        ),
+        "rules.shield-bearer": (
+            "**Shield-bearer** (morale): played like a clan card; it is a 1, 2 or 3 of any colour, "
+            "whichever suits you best when the stone is decided."
+        ),
+        "rules.fog": (
+            "**Fog** (terrain): placed at an unclaimed stone (choose Fog and a stone). At that "
+            "stone formations do not count, only the sum of the values. It belongs to whoever "
+            "placed it: their Redeploy can move it, the opponent's Deserter can discard it. "
+            "On the board, F after a stone's number."
+        ),
+        "rules.mud": (
+            "**Mud** (terrain): placed at an unclaimed stone. Each side there needs 4 cards and "
+            "formations are of 4 cards. If the Mud goes away later, a side with 4 cards counts "
+            "its strongest 3. On the board, M after a stone's number."
+        ),
+        "rules.scout": (
+            "**Scout** (ruse): draw 3 cards, from the decks in any mix (a button per draw), then "
+            "put 2 cards of your hand back on top of their own decks; that ends your turn. Only "
+            "you see what you drew and put back. With the decks nearly empty you draw fewer but "
+            "still put 2 back, so Scout can be played only when you will have 2 cards to put back."
+        ),
+        "rules.redeploy": (
+            "**Redeploy** (ruse): take one of your own cards (clan, morale, or a terrain card you "
+            "placed) from an unclaimed stone and put it on your side of another unclaimed stone "
+            "with a free place (terrain: a stone without that terrain), or discard it face up."
+        ),
+        "rules.deserter": (
+            "**Deserter** (ruse): discard one of your opponent's cards (clan, morale, or a "
+            "terrain card they placed) from an unclaimed stone, face up."
+        ),
+        "rules.traitor": (
+            "**Traitor** (ruse): take one of your opponent's clan cards (not a tactic card) from "
+            "an unclaimed stone and put it on your side of an unclaimed stone with a free place "
+            "(the same stone too)."
+        ),
+    }
+)
 
 # Engine/service error code -> catalogue key, for codes whose key is not simply
 # ``error.<code>`` (kept here so a translation only ever edits this module).

@@ -30,6 +30,9 @@ from cogs.components import (
     ShowHandButton,
     StoneSelect,
 )
+from cogs.tactics import card_hint_text as card_hint
+from cogs.tactics import playable_cards as playable_tactic_cards
+from cogs.tactics import tactic_controls
 from rules.moves import Claim, Draw, Pass, PlayCard
 
 MAX_OPTIONS = 25
@@ -60,20 +63,29 @@ def hand_controls(
     *,
     card: str | None = None,
     stone: int | None = None,
+    **tactic: Any,
 ) -> discord.ui.View | None:
     """The hand controls of ``view``'s player: select a card, select a stone, Play; a
     Claim button per stone that can be claimed now; Pass when no card can be played.
 
     None when there is nothing to do (not the player's turn, or the game is over).
+    ``tactic``: the choices of a ruse or of Scout's return so far (cogs/tactics.py).
     """
     if view.result is not None or view.current_player != view.player:
         return None
     legal = list(view.legal_moves())
     plays = _plays(legal)
+    if view.options.tactics:
+        # Issue 5: a chosen ruse, or Scout's return, has its own steps.
+        special = tactic_controls(game_id, version, view, legal, card=card, **tactic)
+        if special is not None:
+            return special
     controls = discord.ui.View(timeout=None)
 
     playable_cards: list[str] = []
-    for c in sort_hand({m.card for m in plays}):
+    # With tactics, the ruses too (their steps follow once one is chosen).
+    cards = playable_tactic_cards(view, legal) if view.options.tactics else sort_hand({m.card for m in plays})
+    for c in cards:
         playable_cards.append(card_text(c))
     if card is not None and card not in playable_cards:
         card = None
@@ -83,7 +95,8 @@ def hand_controls(
 
     if playable_cards:
         options = [
-            discord.SelectOption(label=c, value=c, default=(c == card)) for c in playable_cards[:MAX_OPTIONS]
+            discord.SelectOption(label=c, value=c, description=card_hint(c), default=(c == card))
+            for c in playable_cards[:MAX_OPTIONS]
         ]
         controls.add_item(CardSelect(game_id, version, stone or 0, options=options))
         stone_options = [

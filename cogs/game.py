@@ -29,6 +29,18 @@ from rules.moves import Claim, Draw, Pass, PlayCard
 log = logging.getLogger(__name__)
 
 RULES_TOPICS = ("overview", "turn", "formations", "claims", "end", "tactics", "decisions")
+# One topic per tactic card (issue 5); their texts are "rules.<topic>" in bot/text.py.
+TACTIC_TOPICS = (
+    "leader",
+    "reinforcement",
+    "shield-bearer",
+    "fog",
+    "mud",
+    "scout",
+    "redeploy",
+    "deserter",
+    "traitor",
+)
 
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
@@ -191,7 +203,9 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
 
     @app_commands.command(name="rules", description=t("cmd.rules"))
     @app_commands.describe(topic=t("cmd.rules.topic"))
-    @app_commands.choices(topic=[app_commands.Choice(name=topic, value=topic) for topic in RULES_TOPICS])
+    @app_commands.choices(
+        topic=[app_commands.Choice(name=topic, value=topic) for topic in RULES_TOPICS + TACTIC_TOPICS]
+    )
     async def rules(self, interaction: discord.Interaction, topic: str = "overview") -> None:
         text = t(f"rules.{topic}", topics=t("rules.topics"))
         await interaction.response.send_message(text, ephemeral=True)

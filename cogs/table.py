@@ -29,6 +29,7 @@ from bot.render import code_block, render_board, render_hand, render_last, rende
 from bot.text import t
 from cogs.controls import board_view, hand_controls
 from cogs.matches import after_end, end_extras, match_line
+from cogs.tactics import status_lines as tactic_status_lines
 from rules.game import Applied
 from rules.moves import Claim, Pass, PlayCard, parse_move
 from rules.rulesets import get_ruleset
@@ -155,10 +156,13 @@ class Table:
             if last:
                 lines.append(last)
         if drawn is not None:
-            lines.append(t("hand.drew", card=str(drawn)))
+            # Scout draws up to three: a list (all private to this player).
+            shown = " ".join(map(str, drawn)) if isinstance(drawn, list) else str(drawn)
+            lines.append(t("hand.drew", card=shown))
         lines.append(code_block(render_board(view, names)))
         hand = render_hand(view)
         lines.append(t("hand.cards", cards=hand) if hand else t("hand.empty"))
+        lines.extend(tactic_status_lines(view))  # Scout's steps, cards put back (issue 5)
         if view.result is not None:
             lines.append(t("hand.over", result=render_result(view.result, names)))
         elif view.current_player == player:
@@ -329,10 +333,7 @@ class Table:
         if superseded:
             return
         for player in (0, 1):
-            drawn = None
-            for entry in applied:
-                if entry.player == player and entry.drawn is not None:
-                    drawn = entry.drawn
+            drawn = [e.drawn for e in applied if e.player == player and e.drawn is not None] or None
             await self._update_dm(record, player, names, drawn=drawn)
 
     async def _update_board(self, record: Any, names: Sequence[str], *, turn_changed: bool) -> None:
@@ -456,11 +457,8 @@ class Table:
 
 
 def _drawn(outcome: Any, player: int) -> Any:
-    drawn = None
-    for entry in outcome.applied:
-        if entry.player == player and entry.drawn is not None:
-            drawn = entry.drawn
-    return drawn
+    """Every card ``player`` drew in this outcome (Scout's forced draws too), or None."""
+    return [e.drawn for e in outcome.applied if e.player == player and e.drawn is not None] or None
 
 
 __all__ = ["Claim", "Pass", "PlayCard", "Table", "opponent_namer", "table_for"]
