@@ -819,6 +819,10 @@ class Database:
             (*scores, games, winner_id, "active" if winner_id is None else "finished", now, match_id),
         )
 
+    async def active_matches(self) -> list[MatchRow]:
+        rows = await self._all("SELECT * FROM matches WHERE status = 'active' ORDER BY id")
+        return [_match(row) for row in rows]
+
     async def match_games(self, match_id: int) -> list[GameRow]:
         rows = await self._all("SELECT * FROM games WHERE match_id = ? ORDER BY id", (match_id,))
         return [_game(row) for row in rows]
