@@ -37,6 +37,7 @@ from rules.rulesets import get_ruleset
 log = logging.getLogger(__name__)
 
 CANNOT_DM = 50007
+DEFER_AFTER = 1.5  # seconds: answer directly if the service is quicker, else defer first
 _NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -74,6 +75,8 @@ class Table:
         self._dm_tip_pending: set[tuple[int, int]] = set()  # (game id, user id) to tell once
         self._dm_tip_told: set[tuple[int, int]] = set()
         self._publish_locks: dict[int, asyncio.Lock] = {}
+        self._dm_channels: dict[int, discord.DMChannel] = {}
+        self._views: dict[tuple[int, int, int], Any] = {}
 
     @property
     def service(self) -> Any:
@@ -129,7 +132,7 @@ class Table:
 
     def board_text(self, record: Any, names: Sequence[str], *, mention: int | None = None) -> str:
         game = record.game
-        text = code_block(render_board(game.view(0), names, bottom=0, game_id=record.id))
+        text = code_block(render_board(self.view(record, 0), names, bottom=0, game_id=record.id))
         score = match_line(self.bot, record, names)  # a match's score (issue 6)
         if score:
             text = score + "\n" + text
@@ -147,7 +150,7 @@ class Table:
     ) -> str:
         """What a player sees privately: the opponent's last turn, the board from their
         side, their hand and whose turn it is."""
-        view = record.game.view(player)
+        view = self.view(record, player)
         opponent = names[1 - player]
         lines = [f"**{t('hand.title', game_id=record.id, opponent=opponent)}**"]
         last_moves = view.last_moves
@@ -172,7 +175,18 @@ class Table:
         return "\n".join(lines)
 
     def controls(self, record: Any, player: int, **selection: Any) -> discord.ui.View | None:
-        return hand_controls(record.id, record.version, record.game.view(player), **selection)
+        return hand_controls(record.id, record.version, self.view(record, player), **selection)
+
+    def view(self, record: Any, player: int) -> Any:
+        """``record.game.view(player)``, memoised: a view computes the legal moves (claim
+        proofs included) and one move is rendered several times."""
+        key = (record.id, record.version, player)
+        view = self._views.get(key)
+        if view is None:
+            if len(self._views) > 4096:
+                self._views.clear()
+            view = self._views[key] = record.game.view(player)
+        return view
 
     # ---------------------------------------------------------------- start
 
@@ -215,41 +229,51 @@ class Table:
         *,
         expected_version: int | None = None,
     ) -> None:
-        """Make ``move`` for the interaction's user, publish it, answer the user."""
+        """Make ``move`` for the interaction's user; answer them, then publish.
+
+        The answer comes after the service has committed the move. It is the
+        interaction's own response (no separate defer) unless the service is slow, in
+        which case the interaction is deferred first so that Discord gets an answer
+        within its 3 seconds.
+        """
         component = interaction.type is discord.InteractionType.component
-        if component:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
         self.remember_name(interaction.user)
-        outcome = await self.service.apply(
-            record.id, interaction.user.id, move, expected_version=expected_version
+        applying = asyncio.ensure_future(
+            self.service.apply(record.id, interaction.user.id, move, expected_version=expected_version)
         )
+        try:
+            outcome = await asyncio.wait_for(asyncio.shield(applying), DEFER_AFTER)
+        except TimeoutError:
+            if component:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            outcome = await applying
         record = outcome.game
         player = self.seat(record, interaction.user.id)
-        await self.publish(outcome)
         names = await self.names(record)
-        drawn = _drawn(outcome, player)
+        content = self.hand_text(record, player, names, drawn=_drawn(outcome, player))
+        controls = self.controls(record, player)
         in_own_dm = (
             component
             and interaction.message is not None
-            and (interaction.message.id == record.dm_message_ids[player])
+            and interaction.message.id == record.dm_message_ids[player]
         )
-        tip = self._take_dm_tip(record.id, interaction.user.id)
-        if in_own_dm:
-            pass  # publish() has just edited this very message
-        elif component:
-            await interaction.edit_original_response(
-                content=self.hand_text(record, player, names, drawn=drawn),
-                view=self.controls(record, player),
-            )
+        if component:
+            # The clicked message (the DM, or an ephemeral "Show my hand") shows the
+            # new hand at once; publish() leaves the mover's DM alone in that case.
+            if interaction.response.is_done():
+                await interaction.edit_original_response(content=content, view=controls)
+            else:
+                await interaction.response.edit_message(content=content, view=controls)
+        elif interaction.response.is_done():
+            await interaction.followup.send(content, view=controls or discord.utils.MISSING, ephemeral=True)
         else:
-            await interaction.followup.send(
-                self.hand_text(record, player, names, drawn=drawn),
-                view=self.controls(record, player) or discord.utils.MISSING,
-                ephemeral=True,
+            await interaction.response.send_message(
+                content, view=controls or discord.utils.MISSING, ephemeral=True
             )
-        if tip:
+        await self.publish(outcome, skip_dm=player if in_own_dm else None)
+        if self._take_dm_tip(record.id, interaction.user.id):
             await interaction.followup.send(t("dm.closed"), ephemeral=True)
 
     async def select(
@@ -286,8 +310,9 @@ class Table:
 
     # ---------------------------------------------------------------- publish
 
-    async def publish(self, outcome: Any) -> None:
-        """Show a committed outcome everywhere: claims, board, end, both DMs."""
+    async def publish(self, outcome: Any, *, skip_dm: int | None = None) -> None:
+        """Show a committed outcome everywhere: claims, board, end, both DMs (but not
+        the DM of ``skip_dm``, already updated by the move's own response)."""
         record = outcome.game
         lock = self._publish_locks.setdefault(record.id, asyncio.Lock())
         async with lock:
@@ -296,7 +321,11 @@ class Table:
             latest = await self.service.get(record.id)
             superseded = latest.version > record.version
             await self._publish(
-                record, list(outcome.applied), turn_changed=outcome.turn_changed, superseded=superseded
+                record,
+                list(outcome.applied),
+                turn_changed=outcome.turn_changed,
+                superseded=superseded,
+                skip_dm=skip_dm,
             )
         if record.game.is_over:
             self._publish_locks.pop(record.id, None)
@@ -306,7 +335,13 @@ class Table:
             opponent.notice(record)  # the AI's turn, if it is (issue 7, bot/opponent.py)
 
     async def _publish(
-        self, record: Any, applied: list[Applied], *, turn_changed: bool, superseded: bool = False
+        self,
+        record: Any,
+        applied: list[Applied],
+        *,
+        turn_changed: bool,
+        superseded: bool = False,
+        skip_dm: int | None = None,
     ) -> None:
         """``superseded``: a later move is already committed and will be published too, so
         only this outcome's announcements are made, not the board or the DMs."""
@@ -422,14 +457,19 @@ class Table:
         return message.id
 
     async def _dm_channel(self, user_id: int) -> discord.DMChannel | None:
+        channel = self._dm_channels.get(user_id)
+        if channel is not None:
+            return channel
         user = self.bot.get_user(user_id)
         try:
             if user is None:
                 user = await self.bot.fetch_user(user_id)
-            return user.dm_channel or await user.create_dm()
+            channel = user.dm_channel or await user.create_dm()
         except discord.HTTPException:
             log.warning("cannot open a DM channel with user %s", user_id)
             return None
+        self._dm_channels[user_id] = channel
+        return channel
 
     def _take_dm_tip(self, game_id: int, user_id: int) -> bool:
         key = (game_id, user_id)
