@@ -66,6 +66,7 @@ CATALOGUE: dict[str, str] = {
     "board.legend": "^ {top}  v {bottom}",
     "board.terrain": "M = Mud, F = Fog",
     "board.your_turn": "{mention}, your turn.",
+    "board.your_turn_ping": "{mention}, your turn in game #{game_id}: {link}",
     "board.show_hand": "Show my hand",
     "board.over": "Game over: {result}",
     # Last-move lines (public: never a drawn card).

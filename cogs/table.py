@@ -76,6 +76,7 @@ class Table:
         self._dm_tip_told: set[tuple[int, int]] = set()
         self._publish_locks: dict[int, asyncio.Lock] = {}
         self._dm_channels: dict[int, discord.DMChannel] = {}
+        self._pings: dict[int, int] = {}  # game id -> message mentioning the player to move
         self._views: dict[tuple[int, int, int], Any] = {}
 
     @property
@@ -372,37 +373,51 @@ class Table:
             await self._update_dm(record, player, names, drawn=drawn)
 
     async def _update_board(self, record: Any, names: Sequence[str], *, turn_changed: bool) -> None:
+        """Edit the board in place; when the turn changes, mention the player to move in
+        a short new message (an edit notifies nobody) and delete the previous one.
+
+        The board keeps its message id for the whole game, so a move costs no extra
+        database write; the mention's id is only kept in memory (after a restart an old
+        mention is merely left standing).
+        """
         channel = self._channel(record)
         game = record.game
-        old_id = record.board_message_id
-        if turn_changed or old_id is None:
-            # A new message, so the player to move is notified once for this turn.
-            mover = game.current_player
+        view = board_view(record.id, finished=game.is_over)
+        board_id = record.board_message_id
+        edited = False
+        if board_id is not None:
+            try:
+                await channel.get_partial_message(board_id).edit(
+                    content=self.board_text(record, names), view=view, allowed_mentions=_NO_MENTIONS
+                )
+                edited = True
+            except discord.NotFound:
+                log.info("board message of game %s is gone; posting a new one", record.id)
+        if not edited:
+            message = await channel.send(self.board_text(record, names), view=view, allowed_mentions=_NO_MENTIONS)
+            board_id = message.id
+            await self.service.set_message_ids(record.id, board_message_id=board_id)
+        if turn_changed or game.is_over:
+            await self._ping(record, channel, board_id)
+
+    async def _ping(self, record: Any, channel: Any, board_id: int) -> None:
+        """Mention the player to move once for this turn (nobody once the game is over)."""
+        previous = self._pings.pop(record.id, None)
+        mover = record.current_user
+        if mover is not None and mover != getattr(self.bot.user, "id", None):
+            guild = record.guild_id or "@me"
+            link = f"https://discord.com/channels/{guild}/{record.channel_id}/{board_id}"
             message = await channel.send(
-                self.board_text(record, names, mention=record.players[mover] if mover is not None else None),
-                view=board_view(record.id, finished=game.is_over),
-                allowed_mentions=self._mentions(record, mover),
+                t("board.your_turn_ping", mention=f"<@{mover}>", game_id=record.id, link=link),
+                allowed_mentions=self._mentions(record, record.current_player),
+                suppress_embeds=True,
             )
-            await self.service.set_message_ids(record.id, board_message_id=message.id)
-            if old_id is not None:
-                try:
-                    await channel.get_partial_message(old_id).delete()
-                except discord.HTTPException:
-                    log.info("could not delete old board message of game %s", record.id)
-            return
-        try:
-            await channel.get_partial_message(old_id).edit(
-                content=self.board_text(record, names),
-                view=board_view(record.id, finished=game.is_over),
-                allowed_mentions=_NO_MENTIONS,
-            )
-        except discord.NotFound:
-            message = await channel.send(
-                self.board_text(record, names),
-                view=board_view(record.id, finished=game.is_over),
-                allowed_mentions=_NO_MENTIONS,
-            )
-            await self.service.set_message_ids(record.id, board_message_id=message.id)
+            self._pings[record.id] = message.id
+        if previous is not None:
+            try:
+                await channel.get_partial_message(previous).delete()
+            except discord.HTTPException:
+                log.info("could not delete an old turn mention of game %s", record.id)
 
     async def _update_dm(self, record: Any, player: int, names: Sequence[str], *, drawn: Any = None) -> None:
         user_id = record.players[player]
