@@ -133,7 +133,8 @@ async def insert_match_game(
     """Create the next game of ``match`` (inside the caller's transaction); its id."""
     options = GameOptions.from_dict(match.options)
     seed = secrets.randbits(62)
-    game = Game.new(seed=seed, options=options, first_player=match.players.index(first_user))
+    first_player = match.players.index(first_user)
+    game = Game.new(seed=seed, options=options, first_player=first_player)
     service._apply_forced(game)
     game_id = await db.insert_game(
         guild_id=match.guild_id,
@@ -141,7 +142,7 @@ async def insert_match_game(
         players=match.players,
         options=options.to_dict(),
         seed=seed,
-        first_player=game.first_player,
+        first_player=first_player,
         match_id=match.id,
         state=game.to_dict(),
         version=game.version,

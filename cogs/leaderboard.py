@@ -189,7 +189,7 @@ async def stats(interaction: discord.Interaction, member: discord.User | None = 
     await interaction.response.send_message("\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
 
 
-COMMANDS = (leaderboard, stats)
+COMMANDS: tuple[app_commands.Command[Any, Any, None], ...] = (leaderboard, stats)
 
 
 async def setup(bot: commands.Bot) -> None:
@@ -198,7 +198,7 @@ async def setup(bot: commands.Bot) -> None:
         raise RuntimeError("cogs.leaderboard needs the /schotten group of cogs.game, loaded first")
     for command in COMMANDS:
         # A copy per bot: add_command sets the command's parent, and tests run many bots.
-        group.add_command(command._copy_with(parent=group, binding=None), override=True)  # type: ignore[arg-type]
+        group.add_command(command._copy_with(parent=group, binding=None), override=True)
     bot.add_dynamic_items(LeaderboardButton)
 
 
