@@ -328,7 +328,7 @@ def _ruse_layout(
             targets.setdefault(_target_key(stone, m.card), []).append(m)
         if target not in targets:
             target, dest = None, None
-        ordered = sorted(targets, key=lambda k: (int(k.split(".", 1)[0]), k))
+        ordered = sorted(targets, key=lambda k: int(k.split(".", 1)[0]))  # stable: the engine's order
         options = [
             discord.SelectOption(
                 label=t("controls.target_option", stone=key.split(".", 1)[0], card=key.split(".", 1)[1]),
@@ -547,7 +547,7 @@ async def _game_autocomplete(
 move.autocomplete("game")(_game_autocomplete)
 draw.autocomplete("game")(_game_autocomplete)
 
-COMMANDS = (move, draw)
+COMMANDS: tuple[app_commands.Command[Any, Any, None], ...] = (move, draw)
 
 
 async def setup(bot: commands.Bot) -> None:
@@ -556,7 +556,7 @@ async def setup(bot: commands.Bot) -> None:
         raise RuntimeError("cogs.tactics needs the /schotten group of cogs.game, loaded first")
     for command in COMMANDS:
         # A copy per bot: add_command sets the command's parent, and tests run many bots.
-        group.add_command(command._copy_with(parent=group, binding=None), override=True)  # type: ignore[arg-type]
+        group.add_command(command._copy_with(parent=group, binding=None), override=True)
     bot.add_dynamic_items(*TACTIC_ITEMS)
 
 

@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
-from bot.render import WIDTH, render_board
+from bot.render import WIDTH
 from cogs.table import table_for
-from rules.cards import CARDS_BY_ID, parse_card
+from rules.cards import parse_card
 from rules.game import Game
+from tests.cogs import test_full_game
 from tests.cogs.helpers import (
     cards_in,
     challenge_and_accept,
@@ -28,9 +29,10 @@ from tests.cogs.helpers import (
     hand_in,
     setup_members,
 )
-from tests.cogs.test_full_game import log_tap, public_text  # noqa: F401 (fixture)
 
 SEED = 20261122
+log_tap = test_full_game.log_tap  # the fixture: every log line the bot writes
+public_text = test_full_game.public_text
 
 
 @pytest.fixture(autouse=True)
@@ -72,6 +74,11 @@ async def arrange(
         wanted.append("Fog")
     if mud:
         wanted.append("Mud")
+    for player in hands:
+        # The hand being replaced goes back under the decks.
+        for card in d["hands"][player]:
+            d["decks"]["tactic" if card[0] not in "ROYGBP" or len(card) > 3 else "clan"].insert(0, card)
+        d["hands"][player] = []
     places = [*d["hands"], d["decks"]["clan"], d["decks"]["tactic"]]
     places += [side for stone in d["stones"] for side in stone["sides"]]
     for card in wanted:
@@ -184,7 +191,7 @@ async def state(bot: Any, game_id: int) -> Game:
 
 
 async def test_challenge_with_tactics_starts_a_tactics_game(simcord_env, simcord_bot):
-    channel, (p0, p1), game_id = await start(simcord_env, simcord_bot)
+    channel, _, game_id = await start(simcord_env, simcord_bot)
     record = await simcord_bot.service.get(game_id)
     assert record.options.tactics
     lines = board_lines(channel)
@@ -229,3 +236,419 @@ async def test_scout_from_the_dm(simcord_env, simcord_bot, log_tap):
     # The opponent's DM says Scout was played and two cards went back, nothing more.
     other = dm_message(p1, game_id).content
     assert "put two cards back" in other and not set(back) & cards_in(other.split("```")[0])
+
+
+async def test_morale_and_terrain_cards_go_to_a_stone_from_the_dm(simcord_env, simcord_bot):
+    bot = simcord_bot
+    channel, (p0, p1), game_id = await start(simcord_env, bot)
+    await arrange(bot, game_id, current=0, hands={0: ["Leader", "Fog", "R1", "R2", "R3", "O1"]})
+    dm = await pick(p0, "st:card:", "Leader", game_id)
+    assert option_values(component(dm, "st:stone:")) == [str(s) for s in range(1, 10)]
+    await pick(p0, "st:stone:", "4", game_id)
+    await press(p0, "st:play:", game_id)
+    await draw_from(p0, "clan", game_id)
+    game = await state(bot, game_id)
+    assert [str(c) for c in game.stone(4).sides[0]] == ["Leader"]
+    # Bob plays a clan card; then Alice may play Fog: her second tactic is refused until
+    # Bob has played one, so Fog is not offered yet.
+    await arrange(bot, game_id, current=1, hands={1: ["B1", "B2", "B3", "B4", "B5", "B6"]})
+    await pick(p1, "st:card:", "B5", game_id)
+    await pick(p1, "st:stone:", "4", game_id)
+    await press(p1, "st:play:", game_id)
+    await draw_from(p1, "clan", game_id)
+    dm = dm_message(p0, game_id)
+    assert "Fog" not in option_values(component(dm, "st:card:"))
+    # Once Bob has played a tactic card too, Fog is offered, for any unclaimed stone.
+    await arrange(bot, game_id, current=1, hands={1: ["Mud", "B2", "B3", "B4", "B6", "B7"]})
+    await pick(p1, "st:card:", "Mud", game_id)
+    await pick(p1, "st:stone:", "6", game_id)
+    await press(p1, "st:play:", game_id)
+    await draw_from(p1, "tactic", game_id)
+    dm = await pick(p0, "st:card:", "Fog", game_id)
+    await pick(p0, "st:stone:", "4", game_id)
+    await press(p0, "st:play:", game_id)
+    await draw_from(p0, "clan", game_id)
+    game = await state(bot, game_id)
+    assert game.stone(4).fog == 0 and game.stone(6).mud == 1
+    lines = board_lines(channel)
+    stones = next(line for line in lines if line.lstrip().startswith("1 "))
+    assert " 4F" in stones and " 6M" in stones, stones
+    assert "M = Mud, F = Fog" in lines
+    assert any("Ldr" in line for line in lines)
+    assert all(len(line) <= WIDTH for line in lines)
+    assert [line for line in lines if "tactics: 2" in line]  # alice: Leader and Fog
+
+
+async def test_redeploy_to_another_stone(simcord_env, simcord_bot):
+    bot = simcord_bot
+    channel, (p0, _), game_id = await start(simcord_env, bot)
+    await arrange(
+        bot,
+        game_id,
+        current=0,
+        hands={0: ["Redeploy", "R1", "R2", "R3", "O1", "O2"]},
+        sides={2: (["G7", "G8"], ["P1"]), 5: (["Y9"], [])},
+        fog={2: 0},
+    )
+    dm = await pick(p0, "st:card:", "Redeploy", game_id)
+    targets = option_values(component(dm, "st:tgt:"))
+    assert targets == ["2.G7", "2.G8", "2.Fog", "5.Y9"]  # own cards and own terrain only
+    assert "st:dst:" not in str(comps(dm))
+    play = component(dm, "st:mv:")
+    assert play["disabled"] and play["label"] == "Play Redeploy"
+    dm = await pick(p0, "st:tgt:", "2.G8", game_id)
+    dests = option_values(component(dm, "st:dst:"))
+    assert "2" not in dests and "5" in dests and dests[-1] == "discard"
+    dm = await pick(p0, "st:dst:", "5", game_id)
+    # The choices so far stay chosen (select defaults) and the Play button has the move.
+    assert [o["value"] for o in component(dm, "st:tgt:")["options"] if o.get("default")] == ["2.G8"]
+    assert component(dm, "st:mv:")["custom_id"].endswith(":redeploy_G8_2_5")
+    await press(p0, "st:mv:", game_id, label="Play Redeploy")
+    await draw_from(p0, "clan", game_id)
+    game = await state(bot, game_id)
+    assert [str(c) for c in game.stone(5).sides[0]] == ["Y9", "G8"]
+    assert "alice redeployed G8 from 2 to 5" in " ".join(board(channel).split())
+    assert "Ruses: alice Redeploy" in board_lines(channel)
+
+
+@pytest.mark.parametrize(("target", "dest"), [("3.Mud", "7"), ("3.G7", "discard"), ("3.Mud", "discard")])
+async def test_redeploy_terrain_or_to_the_discard(simcord_env, simcord_bot, target, dest):
+    bot = simcord_bot
+    channel, (p0, _), game_id = await start(simcord_env, bot)
+    await arrange(
+        bot,
+        game_id,
+        current=0,
+        hands={0: ["Redeploy", "R1", "R2", "R3", "O1", "O2"]},
+        sides={3: (["G7"], [])},
+        mud={3: 0},
+    )
+    await pick(p0, "st:card:", "Redeploy", game_id)
+    dm = await pick(p0, "st:tgt:", target, game_id)
+    assert "3" not in option_values(component(dm, "st:dst:"))
+    await pick(p0, "st:dst:", dest, game_id)
+    await press(p0, "st:mv:", game_id)
+    game = await state(bot, game_id)
+    card = parse_card(target.split(".")[1])
+    if dest == "discard":
+        assert (0, card) in game.discards
+        assert f"Discarded: {card}" in board_lines(channel)
+    else:
+        assert game.stone(3).mud is None and game.stone(7).mud == 0
+        assert " 7M" in next(line for line in board_lines(channel) if line.lstrip().startswith("1 "))
+
+
+@pytest.mark.parametrize("target", ["1.Leader", "8.Mud", "8.P9"])
+async def test_deserter_discards_an_opponent_card_or_their_terrain(simcord_env, simcord_bot, target):
+    bot = simcord_bot
+    channel, (p0, _), game_id = await start(simcord_env, bot)
+    await arrange(
+        bot,
+        game_id,
+        current=0,
+        hands={0: ["Deserter", "R1", "R2", "R3", "O1", "O2"]},
+        sides={1: (["G1"], ["P7", "Leader"]), 8: (["Y9"], ["P9"])},
+        mud={8: 1},
+    )
+    dm = await pick(p0, "st:card:", "Deserter", game_id)
+    assert option_values(component(dm, "st:tgt:")) == ["1.P7", "1.Leader", "8.P9", "8.Mud"]
+    assert "st:dst:" not in str(comps(dm))  # no destination: the card is discarded
+    dm = await pick(p0, "st:tgt:", target, game_id)
+    await press(p0, "st:mv:", game_id, label="Play Deserter")
+    await draw_from(p0, "tactic", game_id)
+    game = await state(bot, game_id)
+    stone, card = int(target.split(".")[0]), parse_card(target.split(".")[1])
+    assert (1, card) in game.discards
+    assert card not in game.stone(stone).sides[1] and card not in [c for c, _ in game.stone(stone).terrain]
+    text = " ".join(board(channel).split())
+    assert f"Discarded: {card}" in text and "Ruses: alice Deserter" in text
+    assert f"alice sent a Deserter: {card} at {stone} discarded" in text
+
+
+async def test_traitor_takes_a_clan_card_to_own_side(simcord_env, simcord_bot):
+    bot = simcord_bot
+    channel, (p0, _), game_id = await start(simcord_env, bot)
+    await arrange(
+        bot,
+        game_id,
+        current=0,
+        hands={0: ["Traitor", "R1", "R2", "R3", "O1", "O2"]},
+        sides={2: (["G1", "G2", "G3"], ["P7", "Reinforcement"]), 6: ([], ["B9"])},
+    )
+    dm = await pick(p0, "st:card:", "Traitor", game_id)
+    assert option_values(component(dm, "st:tgt:")) == ["2.P7", "6.B9"]  # clan cards only
+    dm = await pick(p0, "st:tgt:", "6.B9", game_id)
+    dests = option_values(component(dm, "st:dst:"))
+    assert "2" not in dests and "6" in dests and "discard" not in dests  # side 2 is full
+    await pick(p0, "st:dst:", "6", game_id)
+    await press(p0, "st:mv:", game_id, label="Play Traitor")
+    await draw_from(p0, "clan", game_id)
+    game = await state(bot, game_id)
+    assert [str(c) for c in game.stone(6).sides[0]] == ["B9"] and game.stone(6).sides[1] == ()
+    assert "alice turned a Traitor: B9 from 6 to 6" in " ".join(board(channel).split())
+
+
+async def test_switching_cards_and_stale_steps(simcord_env, simcord_bot):
+    bot = simcord_bot
+    channel, (p0, _), game_id = await start(simcord_env, bot)
+    await arrange(
+        bot,
+        game_id,
+        current=0,
+        hands={0: ["Traitor", "R1", "R2", "R3", "O1", "O2"]},
+        sides={6: ([], ["B9"])},
+    )
+    # Half a Traitor in an ephemeral "/schotten hand" reply...
+    shown = await p0.slash(channel, "schotten hand")
+    stale = shown.response
+    await p0.select(stale, ["Traitor"], custom_id=component(stale, "st:card:")["custom_id"])
+    await p0.select(stale, ["6.B9"], custom_id=component(stale, "st:tgt:")["custom_id"])
+    assert component(stale, "st:dst:")
+    # ... while in the DM she picks Traitor, then changes her mind: back to a clan card.
+    await pick(p0, "st:card:", "Traitor", game_id)
+    dm = await pick(p0, "st:card:", "R1", game_id)
+    assert "st:tgt:" not in str(comps(dm)) and component(dm, "st:stone:")
+    await pick(p0, "st:stone:", "1", game_id)
+    await press(p0, "st:play:", game_id)
+    # The Traitor step from before that move is refused and changes nothing.
+    version = (await bot.service.get(game_id)).version
+    result = await p0.select(stale, ["6"], custom_id=component(stale, "st:dst:")["custom_id"])
+    assert result.ephemeral and "earlier turn" in result.response.content
+    assert (await bot.service.get(game_id)).version == version
+
+
+async def test_tactics_with_slash_commands(simcord_env, simcord_bot):
+    bot = simcord_bot
+    channel, (p0, p1), game_id = await start(simcord_env, bot)
+    await arrange(
+        bot,
+        game_id,
+        current=0,
+        hands={0: ["Scout", "Mud", "R1", "R2", "R3", "O1"], 1: ["Traitor", "B1", "B2", "B3", "B4", "B5"]},
+        sides={3: (["G5"], [])},
+    )
+    # /schotten play still works for terrain (and morale) cards.
+    result = await p0.slash(channel, "schotten play", card="Mud", stone=2)
+    assert result.ephemeral
+    result = await p0.slash(channel, "schotten draw", deck="tactic")
+    assert result.ephemeral
+    game = await state(bot, game_id)
+    assert game.stone(2).mud == 0 and game.current_player == 1
+    # /schotten move suggests the caller's own legal moves, filtered by what is typed.
+    choices = await p1.autocomplete(channel, "schotten move", "text", "traitor")
+    assert choices and all(c["value"].startswith("traitor G5 3 ") for c in choices)
+    assert choices[0]["name"].startswith("Traitor: their G5 from stone 3")
+    result = await p1.slash(channel, "schotten move", text="traitor G5 3 4")
+    assert result.ephemeral
+    result = await p1.slash(channel, "schotten move", text="draw clan")
+    game = await state(bot, game_id)
+    assert [str(c) for c in game.stone(4).sides[1]] == ["G5"] and game.current_player == 0
+    # A bad notation gets a helpful error and changes nothing.
+    result = await p0.slash(channel, "schotten move", text="spy R7")
+    assert result.ephemeral and 'I don\'t know the move "spy R7"' in (
+        result.response.content + "".join(f.content for f in result.followups)
+    )
+    # Scout through slash commands: the drawn cards appear only in ephemeral replies.
+    result = await p0.slash(channel, "schotten move", text="scout")
+    for deck in ("clan", "tactic", "clan"):
+        result = await p0.slash(channel, "schotten draw", deck=deck)
+        assert result.ephemeral and all(f.ephemeral for f in result.followups)
+    choices = await p0.autocomplete(channel, "schotten move", "text", "return")
+    assert len(choices) == 25 and all(c["value"].startswith("return ") for c in choices)
+    hand = [str(c) for c in (await state(bot, game_id)).hand(0)]
+    back = [c for c in hand if not c.startswith(("R", "O"))][:2] or hand[:2]
+    result = await p0.slash(channel, "schotten move", text=f"return {back[0]} {back[1]}")
+    assert result.ephemeral
+    game = await state(bot, game_id)
+    assert game.current_player == 1 and len(game.hand(0)) == 6
+    assert not set(back) & cards_in(public_text(channel))
+
+
+async def test_tactics_from_the_ephemeral_controls(simcord_env, simcord_bot):
+    """A player without DMs: "Show my hand" under the board, then the same steps."""
+    bot = simcord_bot
+    channel, (p0, _), game_id = await start(simcord_env, bot)
+    await arrange(
+        bot,
+        game_id,
+        current=0,
+        hands={0: ["Deserter", "R1", "R2", "R3", "O1", "O2"]},
+        sides={5: ([], ["P4"])},
+    )
+    boards = [m for m in channel.history() if "Show my hand" in str([r.to_dict() for r in m.components])]
+    shown = await p0.click(boards[-1], label="Show my hand")
+    assert shown.ephemeral
+    message = shown.response
+    select = component(message, "st:card:")
+    step = await p0.select(message, ["Deserter"], custom_id=select["custom_id"])
+    message = step.response or message
+    target = component(message, "st:tgt:")
+    step = await p0.select(message, ["5.P4"], custom_id=target["custom_id"])
+    message = step.response or message
+    done = await p0.click(message, custom_id=component(message, "st:mv:")["custom_id"])
+    assert all(f.ephemeral for f in done.followups)
+    game = await state(bot, game_id)
+    assert game.stone(5).sides[1] == () and game.phase == "draw"
+
+
+@pytest.mark.parametrize(
+    "topic",
+    ["leader", "reinforcement", "shield-bearer", "fog", "mud", "scout", "redeploy", "deserter", "traitor"],
+)
+async def test_rules_explain_each_tactic_card(simcord_env, simcord_bot, topic):
+    _, channel, (alice, _) = setup_members(simcord_env)
+    result = await alice.slash(channel, "schotten rules", topic=topic)
+    assert result.ephemeral
+    title = {"shield-bearer": "Shield-bearer"}.get(topic, topic.capitalize())
+    assert f"**{title}**" in result.response.content
+    assert len(result.response.content) <= 2000
+
+
+async def test_rules_tactics_overview_names_the_commands(simcord_env, simcord_bot):
+    _, channel, (alice, _) = setup_members(simcord_env)
+    result = await alice.slash(channel, "schotten rules", topic="tactics")
+    text = result.response.content
+    for word in ("/schotten move", "/schotten draw", "topic:", "Scout", "Traitor"):
+        assert word in text
+
+
+# ------------------------------------------------------------------ whole games
+
+MAX_MOVES = 600
+TACTIC_NAMES = (
+    "Leader",
+    "Reinforcement",
+    "ShieldBearer",
+    "Fog",
+    "Mud",
+    "Scout",
+    "Redeploy",
+    "Deserter",
+    "Traitor",
+)
+
+
+async def dm_tactics_turn(member: Any, rng: random.Random, game_id: int) -> str:
+    """One step through the DM controls, tactic cards preferred: a claim, a card (with a
+    ruse's target and destination), a draw from a random deck, Scout's return, or Pass."""
+    message = dm_message(member, game_id)
+    found = comps(message)
+
+    def with_prefix(prefix: str) -> list[dict[str, Any]]:
+        return [c for c in found if c.get("custom_id", "").startswith(prefix) and not c.get("disabled")]
+
+    if with_prefix("st:ret:"):
+        values = rng.sample(option_values(with_prefix("st:ret:")[0]), 2)
+        await pick(member, "st:ret:", values, game_id)
+        await press(member, "st:mv:", game_id, label="Put back")
+        return "return"
+    if with_prefix("st:claim:"):
+        no_public(
+            await member.user.click(message, custom_id=rng.choice(with_prefix("st:claim:"))["custom_id"])
+        )
+        return "claim"
+    if with_prefix("st:card:"):
+        cards = option_values(with_prefix("st:card:")[0])
+        tactics = [c for c in cards if c in TACTIC_NAMES]
+        card = rng.choice(tactics if tactics and rng.random() < 0.8 else cards)
+        dm = await pick(member, "st:card:", card, game_id)
+        if any(c.get("custom_id", "").startswith("st:tgt:") for c in comps(dm)):
+            dm = await pick(member, "st:tgt:", rng.choice(option_values(component(dm, "st:tgt:"))), game_id)
+            if any(c.get("custom_id", "").startswith("st:dst:") for c in comps(dm)):
+                await pick(member, "st:dst:", rng.choice(option_values(component(dm, "st:dst:"))), game_id)
+            await press(member, "st:mv:", game_id)
+        elif any(c.get("custom_id", "").startswith("st:mv:") for c in comps(dm)):
+            await press(member, "st:mv:", game_id, label="Play Scout")
+        else:
+            await pick(member, "st:stone:", rng.choice(option_values(component(dm, "st:stone:"))), game_id)
+            await press(member, "st:play:", game_id)
+        return f"play {card}"
+    if with_prefix("st:draw:"):
+        no_public(
+            await member.user.click(message, custom_id=rng.choice(with_prefix("st:draw:"))["custom_id"])
+        )
+        return "draw"
+    if with_prefix("st:pass:"):
+        no_public(await member.user.click(message, custom_id=with_prefix("st:pass:")[0]["custom_id"]))
+        return "pass"
+    raise AssertionError(f"no control to use: {found}")
+
+
+async def slash_tactics_turn(member: Any, channel: Any, rng: random.Random) -> str:
+    """One step with slash commands only: a random suggestion of ``/schotten move``."""
+    choices = await member.autocomplete(channel, "schotten move", "text", "")
+    assert choices, "a player to move always has a suggestion"
+    value = rng.choice(choices)["value"]
+    result = await member.slash(channel, "schotten move", text=value)
+    assert result.ephemeral and all(f.ephemeral for f in result.followups)
+    return value
+
+
+async def secrets_of(bot: Any, game_id: int) -> set[str]:
+    """Every clan card nobody may see publicly: both hands and both decks."""
+    game = await state(bot, game_id)
+    d = game.to_dict()
+    return {c for c in d["hands"][0] + d["hands"][1] + d["decks"]["clan"] + d["decks"]["tactic"]}
+
+
+async def play_tactics_game(env, bot, channel, members, game_id, rng, log_tap, *, slash_for=()) -> Game:
+    """Play to the end. After every turn (and every step of a Scout), check that no hidden
+    card is in the channel or in a new log line, that each DM shows exactly its player's
+    hand, and that the board fits in 40 columns."""
+    seen_log = len(log_tap.lines)
+    for _ in range(MAX_MOVES):
+        before = await bot.service.get(game_id)
+        if before.game.is_over:
+            return before.game
+        member = members[before.current_player]
+        if member in slash_for:
+            await slash_tactics_turn(member, channel, rng)
+        else:
+            await dm_tactics_turn(member, rng, game_id)
+        now = await bot.service.get(game_id)
+        scouting = "scout" in before.game.phase or "scout" in now.game.phase
+        if now.game.current_player == before.current_player and not scouting:
+            continue
+        secret = await secrets_of(bot, game_id)
+        leaked = secret & cards_in(public_text(channel))
+        assert not leaked, f"hidden cards {leaked} visible in the channel"
+        new_lines = "\n".join(log_tap.lines[seen_log:])
+        seen_log = len(log_tap.lines)
+        assert not secret & cards_in(new_lines), new_lines
+        for p, m in enumerate(members):
+            if m not in slash_for:
+                dm = dm_message(m, game_id).content
+                assert sorted(hand_in(dm)) == sorted(str(c) for c in now.game.hand(p))
+        assert all(len(line) <= WIDTH for line in board_lines(channel))
+    raise AssertionError("game did not end")
+
+
+def tactics_played(game: Game) -> set[str]:
+    out = set()
+    for _, move in game.log:
+        card = getattr(move, "card", None)
+        if getattr(card, "is_tactic", False) and type(move).__name__ == "PlayCard":
+            out.add(str(card))
+        elif type(move).__name__ in ("Scout", "Redeploy", "Deserter", "Traitor"):
+            out.add(type(move).__name__)
+    return out
+
+
+async def test_full_tactics_game_through_dm_controls(simcord_env, simcord_bot, log_tap):
+    bot = simcord_bot
+    channel, members, game_id = await start(simcord_env, bot)
+    game = await play_tactics_game(simcord_env, bot, channel, members, game_id, random.Random(7), log_tap)
+    assert game.is_over and f"Game #{game_id} is over" in channel.last_message.content
+    # Every kind of tactic card went through the controls in this game.
+    assert tactics_played(game) == set(TACTIC_NAMES), tactics_played(game)
+    for member in members:
+        assert not [c for c in comps(dm_message(member, game_id)) if not c.get("disabled")]
+
+
+async def test_full_tactics_game_with_slash_commands(simcord_env, simcord_bot, log_tap):
+    bot = simcord_bot
+    channel, members, game_id = await start(simcord_env, bot)
+    game = await play_tactics_game(
+        simcord_env, bot, channel, members, game_id, random.Random(5), log_tap, slash_for=(members[1],)
+    )
+    assert game.is_over and f"Game #{game_id} is over" in channel.last_message.content
