@@ -234,6 +234,8 @@ CATALOGUE: dict[str, str] = {
     "leaderboard.prev": "Previous",
     "leaderboard.next": "Next",
     "leaderboard.this_server": "this server",
+    "leaderboard.where.server": "in this server",
+    "leaderboard.where.global": "anywhere",
     "stats.title": "**Stats for {name}**",
     "stats.rating_server": "Rating in this server: {rating} ({games} played)",
     "stats.rating_server_none": "Rating in this server: no games here yet",

@@ -48,8 +48,8 @@ async def leaderboard_message(bot: Any, scope_id: str, page: int) -> tuple[str, 
     guild_id = None if scope_id == "global" else int(scope_id)
     total = await bot.db.leaderboard_size(scope)
     if total == 0:
-        where = t("leaderboard.this_server") if guild_id is not None else ""
-        raise ServiceError("leaderboard_empty", where=where.strip() or "anywhere")
+        where = t("leaderboard.where.global" if guild_id is None else "leaderboard.where.server")
+        raise ServiceError("leaderboard_empty", where=where)
     pages = math.ceil(total / PAGE_SIZE)
     page = max(0, min(page, pages - 1))
     rows = await bot.db.leaderboard_page(scope, offset=page * PAGE_SIZE, limit=PAGE_SIZE)

@@ -23,10 +23,10 @@ def buttons(message: Any) -> dict[str, dict[str, Any]]:
 
 async def test_no_games_is_a_friendly_ephemeral_answer(simcord_env, simcord_bot):
     _, channel, (alice, _bob) = setup_members(simcord_env)
-    for scope in ("server", "global"):
+    for scope, where in (("server", "in this server"), ("global", "anywhere")):
         result = await alice.slash(channel, "schotten leaderboard", scope=scope)
         assert result.ephemeral
-        assert "no leaderboard" in result.response.content
+        assert f"No games have been finished {where} yet" in result.response.content
     assert await simcord_bot.db.leaderboard_size("global") == 0
 
 
