@@ -3,9 +3,13 @@ other accepts (or declines: then nothing is rated)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from tests.cogs.helpers import challenge_and_accept, flat_components, setup_members
+import simcord
+
+from bot.app import create_bot
+from tests.cogs.helpers import challenge_and_accept, dm_turn, flat_components, setup_members
 
 
 def end_message(channel: Any, game_id: int) -> Any:
@@ -58,3 +62,38 @@ async def test_a_declined_rematch_counts_for_nothing(simcord_env, simcord_bot):
     assert await bot.service.active_games_for(alice.id) == []
     assert await bot.db.get_rating(f"guild:{guild.id}", alice.id) == before
     assert await bot.db.leaderboard_size("global") == 2
+
+
+async def test_buttons_and_matches_survive_a_restart(tmp_path):
+    path = tmp_path / "games.sqlite"
+    first = create_bot(database=path)
+    async with simcord.run(first) as env:
+        guild, channel, members = setup_members(env, tuple(f"p{i:02d}" for i in range(12)))
+        side = guild.create_text_channel("side")
+        offer = await members[0].slash(side, "schotten challenge", opponent=members[1], points=10)
+        await members[1].click(offer.response, label="Accept")
+        await members[1].slash(side, "schotten resign", game=1)  # p00 5 - 0 p01; game 2 starts
+        games = []
+        for winner, loser in zip(members[2::2], members[3::2], strict=True):
+            game_id = await challenge_and_accept(env, channel, winner, loser)
+            await loser.slash(channel, "schotten resign", game=game_id)
+            games.append(game_id)
+        board = await members[0].slash(channel, "schotten leaderboard")
+        assert "Page 1 of 2" in board.response.content
+
+        second = create_bot(database=path)
+        await env.restart_bot(second)
+        await first.db.close()
+        # Old leaderboard and Rematch buttons, new process.
+        await members[7].click(board.response, label="Next")
+        assert "Page 2 of 2" in next(m for m in channel.history() if m.id == board.response.id).content
+        await members[3].click(end_message(channel, games[0]), label="Rematch")
+        accepted = await members[2].click(channel.last_message, label="Accept")
+        assert "has started" in accepted.response.content
+        # The match's board keeps its score after the restart.
+        record = await second.service.get(2)
+        mover = next(m for m in members if m.id == record.current_user)
+        await dm_turn(mover, random.Random(1))
+        boards = [m for m in side.history() if "Game #2: " in m.content]
+        assert "Match #1 to 10: p00 5 - 0 p01" in boards[-1].content
+        await second.db.close()
