@@ -54,6 +54,7 @@ class ClanCard:
     colour: str
     value: int
     id: int
+    _text: str
     is_tactic = False
     tactic: Tactic | None = None
 

@@ -250,6 +250,34 @@ class Game:
         "options",
         "seed",
     )
+    # Slot types, for the type checker (a slotted class declares them without values).
+    seed: int | str | None  # None: a sampled game (AI search), not replayable
+    options: GameOptions
+    first_player: int | None
+    discards: list[tuple[int, Card]]  # (who discarded it, card): face up, on the table
+    _rules: Ruleset
+    _hands: list[list[Card]]
+    _clan_deck: list[Card]
+    _tactic_deck: list[Card]
+    _sides: list[list[list[Card]]]  # [stone][player] -> cards, in the order played
+    _owner: list[int | None]
+    _first: list[int | None]  # who completed their side first, per stone
+    _fog: list[int | None]  # who placed Fog there, per stone
+    _mud: list[int | None]
+    _epoch: list[int]  # bumped when a stone changes, invalidating cached proofs
+    _complete: list[int]  # per player: bit mask of stones where their side is complete
+    _current: int  # stays the last mover's opponent once the game is over
+    _phase: str  # "over" is derived from _result
+    _passes: int
+    _tactics_played: list[int]
+    _leaders: list[int]
+    _scout_left: int
+    _known: list[set[tuple[str, int]]]  # (deck, position) of cards a player put back with Scout
+    _known_hand: list[list[Card]]  # of those, the ones the opponent drew
+    _log: list[tuple[int, LogMove]]
+    _result: Result | None
+    _unplayed: int  # bit mask of clan card ids not on the table
+    _cache: list[list[Any]]
 
     # ---------------------------------------------------------------- construction
 
@@ -271,14 +299,14 @@ class Game:
         options = options or GameOptions()
         rules = options.rules
         rng = random.Random(seed)
-        clan = list(rules.clan_deck())
+        clan: list[Card] = list(rules.clan_deck())
         rng.shuffle(clan)
         drawn_first = rng.randrange(2)  # always drawn, so the deal does not depend on it
         if first_player is None:
             first_player = drawn_first
         if first_player not in (0, 1):
             raise ValueError("first_player must be 0, 1 or None")
-        tactic = list(rules.tactic_deck()) if options.tactics else []
+        tactic: list[Card] = list(rules.tactic_deck()) if options.tactics else []
         rng.shuffle(tactic)
         g = cls._blank()
         g.seed = seed
@@ -624,7 +652,7 @@ class Game:
         owner, sides = self._owner, self._sides
         o = 1 - p
         open_stones = [s for s in range(STONES) if owner[s] is None]
-        for card in dict.fromkeys(c for c in self._hands[p] if c.is_tactic):
+        for card in dict.fromkeys(c for c in self._hands[p] if isinstance(c, TacticCard)):
             t = card.tactic
             if t.kind is TacticKind.MORALE:
                 if t is Tactic.LEADER and self._leaders[p]:
@@ -788,8 +816,9 @@ class Game:
         if self._owner[s] is not None:
             raise errors.StoneClaimed(stone=move.stone)
         side = self._sides[s][p]
-        kind = card.tactic.kind if tactic else None
+        kind = card.kind if isinstance(card, TacticCard) else None
         if kind is TacticKind.RUSE:
+            assert isinstance(card, TacticCard)
             verb = _RUSE_VERB[card]
             raise errors.BadTarget(reason=f"{card} is not placed at a stone: play it with `{verb}`.")
         if kind is not TacticKind.TERRAIN and len(side) >= (3 if self._mud[s] is None else 4):
@@ -1065,7 +1094,7 @@ class Game:
             phase=self.phase,
             consecutive_passes=self._passes,
             scout_draws_left=self._scout_left if self._phase == "scout_draw" else 0,
-            last_moves=tuple(last),  # type: ignore[arg-type]
+            last_moves=tuple(last),
             result=self._result,
             version=self.version,
             _legal=legal,

@@ -9,7 +9,8 @@ only the cards named (a deliberately short deck).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from rules.cards import Card, TacticCard, parse_cards
 from rules.game import Game, GameOptions
@@ -46,7 +47,9 @@ def position(
         return parse_cards(texts, max_value=rules.max_value)
 
     hand_cards = [cards(hands[0]), cards(hands[1])]
-    side_cards = [[cards(sides[n][0]), cards(sides[n][1])] if n in sides else [[], []] for n in range(1, 10)]
+    side_cards: list[list[list[Card]]] = [
+        [cards(sides[n][0]), cards(sides[n][1])] if n in sides else [[], []] for n in range(1, 10)
+    ]
     disc = [(p, rules.parse_card(c)) for p, c in discards]
     clan_top = cards(clan_deck)
     tactic_top = cards(tactic_deck)
@@ -56,8 +59,8 @@ def position(
     ]
     placed += [c for _, c in disc] + clan_top + tactic_top
     placed += [rules.parse_card(name) for name, at in terrain.items() for _ in at]
-    clan_rest = list(rules.clan_deck())
-    tactic_rest = list(rules.tactic_deck()) if options.tactics else []
+    clan_rest: list[Card] = list(rules.clan_deck())
+    tactic_rest: list[Card] = list(rules.tactic_deck()) if options.tactics else []
     for card in placed:
         pool = tactic_rest if card.is_tactic else clan_rest
         if card not in pool:
@@ -69,9 +72,9 @@ def position(
     clan = [*clan_rest, *reversed(clan_top)]
     tactic = [*tactic_rest, *reversed(tactic_top)]
 
-    def count(p: int, pred: object) -> int:
-        on_sides = sum(1 for s in side_cards for c in s[p] if pred(c))  # type: ignore[operator]
-        return on_sides + sum(1 for q, c in disc if q == p and pred(c))  # type: ignore[operator]
+    def count(p: int, pred: Callable[[Card], bool]) -> int:
+        on_sides = sum(1 for s in side_cards for c in s[p] if pred(c))
+        return on_sides + sum(1 for q, c in disc if q == p and pred(c))
 
     if tactics_played is None:
         tactics_played = (
@@ -95,7 +98,7 @@ def position(
                 "mud": terrain["mud"].get(n),
             }
         )
-    d = {
+    d: dict[str, Any] = {
         "format": 1,
         "seed": seed,
         "options": options.to_dict(),
