@@ -292,13 +292,10 @@ def _tactic_lines(view: Any, names: Sequence[str], order: tuple[int, int]) -> li
         else:
             discarded.append(card)
     lines: list[str] = []
-    sides = [
-        t("board.ruses_side", name=_short_name(names[p]), cards=" ".join(card_text(c) for c in ruses[p]))
-        for p in order
-        if ruses[p]
-    ]
-    if sides:
-        lines.extend(_wrap(t("board.ruses", text="; ".join(sides))))
+    for p in order:
+        if ruses[p]:
+            cards = " ".join(card_text(c) for c in ruses[p])
+            lines.extend(_wrap(t("board.ruses", name=_short_name(names[p]), cards=cards)))
     if discarded:
         lines.extend(_wrap(t("board.discarded", cards=" ".join(card_text(c) for c in discarded))))
     return lines

@@ -338,6 +338,7 @@ CATALOGUE.update(
         "tactics.known": "You put back: {cards}",
         "tactics.known_top": "{card} on top of the {deck} deck",
         "tactics.known_below": "{card} in the {deck} deck, {depth} below the top",
+        "tactics.opponent_known": "Your opponent drew what you put back and still holds: {cards}",
         # Public move lines (a Scout return never names its cards).
         "move.scout": "{name} played Scout",
         "move.scout_return": "{name} put two cards back",
@@ -348,8 +349,7 @@ CATALOGUE.update(
         "move.traitor": "{name} turned a Traitor: {card} from {from_stone} to {to_stone}",
         # Board (public).
         "board.hand_tactics": " tactics: {n}",
-        "board.ruses": "Ruses: {text}",
-        "board.ruses_side": "{name} {cards}",
+        "board.ruses": "{name}'s ruses: {cards}",
         "board.discarded": "Discarded: {cards}",
         "error.unknown_move": (
             'I don\'t know the move "{text}". Pick one of the suggestions, or write it like '

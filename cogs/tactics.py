@@ -433,6 +433,9 @@ def status_lines(view: Any) -> list[str]:
             for deck, depth, c in sorted(known, key=lambda k: (k[0], k[1]))
         ]
         lines.append(t("tactics.known", cards="; ".join(parts)))
+    held = getattr(view, "opponent_known_cards", ())
+    if held:
+        lines.append(t("tactics.opponent_known", cards=" ".join(card_text(c) for c in held)))
     return lines
 
 

@@ -14,6 +14,7 @@ import random
 import time
 from typing import Any
 
+import discord
 import pytest
 
 from bot.render import WIDTH
@@ -236,6 +237,15 @@ async def test_scout_from_the_dm(simcord_env, simcord_bot, log_tap):
     # The opponent's DM says Scout was played and two cards went back, nothing more.
     other = dm_message(p1, game_id).content
     assert "put two cards back" in other and not set(back) & cards_in(other.split("```")[0])
+    # Bob draws the top clan card: one Alice put back, so her DM tells her he holds it.
+    dm = await pick(p1, "st:card:", option_values(component(dm_message(p1, game_id), "st:card:"))[0], game_id)
+    await pick(p1, "st:stone:", "9", game_id)
+    await press(p1, "st:play:", game_id)
+    await draw_from(p1, "clan", game_id)
+    game = await state(bot, game_id)
+    top = str(game.hand(1)[-1])
+    assert top in back
+    assert f"Your opponent drew what you put back and still holds: {top}" in dm_message(p0, game_id).content
 
 
 async def test_morale_and_terrain_cards_go_to_a_stone_from_the_dm(simcord_env, simcord_bot):
@@ -308,7 +318,7 @@ async def test_redeploy_to_another_stone(simcord_env, simcord_bot):
     game = await state(bot, game_id)
     assert [str(c) for c in game.stone(5).sides[0]] == ["Y9", "G8"]
     assert "alice redeployed G8 from 2 to 5" in " ".join(board(channel).split())
-    assert "Ruses: alice Redeploy" in board_lines(channel)
+    assert "alice's ruses: Redeploy" in board_lines(channel)
 
 
 @pytest.mark.parametrize(("target", "dest"), [("3.Mud", "7"), ("3.G7", "discard"), ("3.Mud", "discard")])
@@ -361,7 +371,7 @@ async def test_deserter_discards_an_opponent_card_or_their_terrain(simcord_env, 
     assert (1, card) in game.discards
     assert card not in game.stone(stone).sides[1] and card not in [c for c, _ in game.stone(stone).terrain]
     text = " ".join(board(channel).split())
-    assert f"Discarded: {card}" in text and "Ruses: alice Deserter" in text
+    assert f"Discarded: {card}" in text and "alice's ruses: Deserter" in text
     assert f"alice sent a Deserter: {card} at {stone} discarded" in text
 
 
@@ -652,3 +662,54 @@ async def test_full_tactics_game_with_slash_commands(simcord_env, simcord_bot, l
         simcord_env, bot, channel, members, game_id, random.Random(5), log_tap, slash_for=(members[1],)
     )
     assert game.is_over and f"Game #{game_id} is over" in channel.last_message.content
+
+
+def test_tactic_controls_fit_discord_limits_and_only_offer_legal_moves():
+    """Random tactics games: at every position the hand controls (with every ruse, target,
+    destination and return choice) stay within Discord's limits, and every move a control
+    can make is legal."""
+    from cogs.controls import hand_controls
+    from rules.game import GameOptions
+    from rules.moves import parse_move
+
+    def check(view: Any, legal: set[str], **selection: Any) -> discord.ui.View | None:
+        controls = hand_controls(7, view.version, view, **selection)
+        if controls is None:
+            return None
+        rows: dict[int, int] = {}
+        for item in controls.children:
+            rows[item._rendered_row or 0] = rows.get(item._rendered_row or 0, 0) + item.width
+            custom_id = item.item.custom_id
+            assert len(custom_id) <= 100
+            if isinstance(item.item, discord.ui.Select):
+                assert 1 <= len(item.item.options) <= 25
+            if custom_id.startswith("st:mv:") and not custom_id.endswith(":-"):
+                assert custom_id.split(":", 4)[4].replace("_", " ") in legal, custom_id
+        assert len(rows) <= 5 and all(width <= 5 for width in rows.values())
+        return controls
+
+    def options(controls: Any, prefix: str) -> list[str]:
+        for item in controls.children:
+            if item.item.custom_id.startswith(prefix):
+                return [o.value for o in item.item.options]
+        return []
+
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = Game.new(seed, GameOptions(tactics=True))
+        while not game.is_over:
+            player = game.current_player
+            view = game.view(player)
+            legal = {str(m) for m in view.legal_moves()}
+            controls = check(view, legal)
+            if controls is not None:
+                for card in options(controls, "st:card:"):
+                    chosen = check(view, legal, card=card)
+                    for target in options(chosen, "st:tgt:"):
+                        step = check(view, legal, card=card, target=target)
+                        for dest in options(step, "st:dst:"):
+                            check(view, legal, card=card, target=target, dest=dest)
+                values = options(controls, "st:ret:")
+                if values:
+                    check(view, legal, returning=tuple(rng.sample(values, 2)))
+            game.apply(parse_move(rng.choice(sorted(legal))), player)
