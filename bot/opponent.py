@@ -43,8 +43,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_LEVEL = "medium"
-#: A turn is a handful of moves (claims, play, draw); this bounds a buggy loop.
-MAX_MOVES_PER_TURN = 32
+#: A turn is a handful of moves (claims, play, draw), but when the person can only pass
+#: (the service applies forced passes for them) the AI moves again and again; a whole
+#: game has fewer moves than this, so it only bounds a buggy loop.
+MAX_MOVES_IN_A_ROW = 500
 
 Publish = Callable[["MoveOutcome"], Awaitable[None]]
 
@@ -157,10 +159,10 @@ class Opponent:
 
     async def _play(self, game_id: int) -> None:
         try:
-            for _ in range(MAX_MOVES_PER_TURN):
+            for _ in range(MAX_MOVES_IN_A_ROW):
                 if not await self._move(game_id):
                     return
-            log.error("AI made %d moves in one turn of game %d; stopped", MAX_MOVES_PER_TURN, game_id)
+            log.error("AI made %d moves in a row in game %d; stopped", MAX_MOVES_IN_A_ROW, game_id)
         except asyncio.CancelledError:
             raise
         except Exception:

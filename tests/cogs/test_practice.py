@@ -242,3 +242,49 @@ async def test_process_pool_plays_whole_turns():
         if opponent is not None:
             await opponent.close()
         await db.close()
+
+
+@pytest.mark.parametrize(
+    "options",
+    [GameOptions(tactics=True), GameOptions(claim_timing="turn-start"), GameOptions(ruleset="battle-line")],
+    ids=["tactics", "turn-start", "battle-line"],
+)
+async def test_ai_plays_whole_turns_in_every_variant(pool, options):
+    """Draw choices, Scout, passes, claims at turn start: the AI always hands the turn back."""
+    db = Database(":memory:")
+    await db.connect()
+    await db.migrate()
+    opponent = None
+    try:
+        service = GameService(db, turn_timeout=60)
+
+        async def publish(outcome: Any) -> None:
+            opponent.notice(outcome.game)
+
+        opponent = Opponent(service, executor=pool, publish=publish)
+        for seed in range(2):
+            record = await service.create_game(
+                guild_id=None,
+                channel_id=None,
+                players=(10, 11),
+                options=options,
+                seed=seed,
+                ai_player=1,
+                ai_level="easy",
+            )
+            opponent.notice(record)
+            rng = random.Random(seed)
+            for _ in range(MAX_TURNS):
+                await opponent.wait_idle()
+                record = await service.get(record.id)
+                if record.game.is_over:
+                    break
+                assert record.current_player == 0, "the AI did not finish its turn"
+                move = rng.choice(record.game.legal_moves())
+                outcome = await service.apply(record.id, 10, move, expected_version=record.version)
+                await publish(outcome)
+            assert record.game.is_over
+    finally:
+        if opponent is not None:
+            await opponent.close()
+        await db.close()
