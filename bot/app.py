@@ -18,6 +18,7 @@ import pkgutil
 from collections.abc import Iterable
 from concurrent.futures import Executor
 from pathlib import Path
+from types import TracebackType
 
 import discord
 from discord.ext import commands
@@ -168,6 +169,18 @@ class SchottenBot(commands.Bot):
             await super().close()
         finally:
             await self.db.close()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        # When close() is already running (a signal handler called it), discord.py's
+        # __aexit__ waits only for its own part of it, and asyncio.run would then cancel
+        # the rest. Finish ours here: close() again is safe and waits for the database.
+        await super().__aexit__(exc_type, exc_value, traceback)
+        await self.close()
 
 
 def create_bot(

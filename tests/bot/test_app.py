@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import textwrap
 from pathlib import Path
 
@@ -120,3 +122,16 @@ def test_discover_cogs_finds_modules_with_setup(tmp_path: Path, monkeypatch: pyt
 def test_cogs_are_discovered() -> None:
     assert all(name.startswith("cogs.") for name in COGS)
     assert discover_cogs() == COGS
+
+
+async def test_leaving_after_a_signal_closes_the_database(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    bot = create_bot(database=":memory:", extensions=[])
+    await bot.db.connect()
+    async with bot:
+        closing = asyncio.create_task(bot.close())  # what python -m bot's signal handler does
+        await asyncio.sleep(0)
+    # discord.py's own __aexit__ would return before the database is closed, and
+    # asyncio.run would then cancel the rest of the close.
+    assert "Database :memory: closed" in caplog.text
+    await closing
