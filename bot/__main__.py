@@ -12,12 +12,15 @@ import asyncio
 import contextlib
 import logging
 import signal
+import sqlite3
 import sys
+from pathlib import Path
 
 import discord
 
 from bot.app import create_bot
 from bot.settings import README_SECTION, Settings, SettingsError
+from bot.storage import MigrationError
 
 log = logging.getLogger("bot")
 
@@ -74,6 +77,12 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.token:
         print(MISSING_TOKEN, file=sys.stderr, end="")
         return 2
+    if settings.database_path != ":memory:":
+        try:  # a fresh install may name a data directory that does not exist yet
+            Path(settings.database_path).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            print(f"error: DATABASE_PATH={settings.database_path!r}: {error.strerror}.", file=sys.stderr)
+            return 2
     discord.utils.setup_logging(level=settings.log_level_value)
     try:
         asyncio.run(run(settings, force_sync=args.sync))
@@ -82,6 +91,12 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except discord.PrivilegedIntentsRequired:
         log.error("Discord refused a privileged intent; this bot needs none, so check the code's intents.")
+        return 1
+    except (sqlite3.Error, MigrationError) as error:
+        log.error("Cannot use the database %s (DATABASE_PATH): %s", settings.database_path, error)
+        return 1
+    except OSError as error:  # aiohttp's connection errors are OSErrors
+        log.error("Cannot reach Discord: %s. The bot stops; a supervisor may restart it.", error)
         return 1
     except KeyboardInterrupt:  # only where signal handlers are unavailable
         pass

@@ -121,6 +121,10 @@ class ChallengeRow:
     expires_at: float
 
 
+def _probe(path: str) -> None:
+    sqlite3.connect(path).close()
+
+
 async def _run(conn: aiosqlite.Connection, sql: str) -> None:
     """Run a statement and close its cursor: an open cursor keeps its statement "in
     progress", and SQLite then refuses to COMMIT."""
@@ -210,6 +214,10 @@ class Database:
     async def connect(self) -> None:
         if self._conn is not None:
             return
+        if self.path != ":memory:":
+            # Fail here if the file cannot be opened: a failed aiosqlite.connect leaves its
+            # worker thread to report to an event loop that may be closed by then.
+            await asyncio.to_thread(_probe, self.path)
         # isolation_level=None: no implicit transactions; we BEGIN and COMMIT ourselves.
         conn = await aiosqlite.connect(self.path, isolation_level=None)
         conn.row_factory = sqlite3.Row

@@ -82,3 +82,42 @@ def test_signal_shuts_down_cleanly(tmp_path: Path, signum: signal.Signals) -> No
     assert "not-a-real-token" not in stderr
     with sqlite3.connect(db_path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == latest_version()
+
+
+def test_unusable_database_is_a_message_not_a_traceback(tmp_path: Path) -> None:
+    folder = tmp_path / "a-directory.db"
+    folder.mkdir()  # SQLite cannot open a directory as a database
+    proc = subprocess.run(
+        [sys.executable, str(HERE / "fake_discord_start.py")],
+        cwd=tmp_path,
+        env=environment(DISCORD_TOKEN="not-a-real-token", DATABASE_PATH=str(folder)),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 1
+    assert "Cannot use the database" in proc.stderr and "DATABASE_PATH" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_database_directory_is_created(tmp_path: Path) -> None:
+    db_path = tmp_path / "data" / "bot" / "schotten.db"
+    proc = subprocess.Popen(
+        [sys.executable, str(HERE / "fake_discord_start.py")],
+        cwd=tmp_path,
+        env=environment(DISCORD_TOKEN="not-a-real-token", DATABASE_PATH=str(db_path)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == "ready\n"
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0
+    assert db_path.is_file()
