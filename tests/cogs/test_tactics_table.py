@@ -570,7 +570,9 @@ async def dm_tactics_turn(member: Any, rng: random.Random, game_id: int) -> str:
         elif any(c.get("custom_id", "").startswith("st:mv:") for c in comps(dm)):
             await press(member, "st:mv:", game_id, label="Play Scout")
         else:
-            await pick(member, "st:stone:", rng.choice(option_values(component(dm, "st:stone:"))), game_id)
+            stones = option_values(component(dm, "st:stone:"))
+            # Mostly the leftmost free stone: sides fill up, claims come, the game ends sooner.
+            await pick(member, "st:stone:", stones[0] if rng.random() < 0.7 else rng.choice(stones), game_id)
             await press(member, "st:play:", game_id)
         return f"play {card}"
     if with_prefix("st:draw:"):
@@ -588,7 +590,8 @@ async def slash_tactics_turn(member: Any, channel: Any, rng: random.Random) -> s
     """One step with slash commands only: a random suggestion of ``/schotten move``."""
     choices = await member.autocomplete(channel, "schotten move", "text", "")
     assert choices, "a player to move always has a suggestion"
-    value = rng.choice(choices)["value"]
+    claims = [c["value"] for c in choices if c["value"].startswith("claim ")]
+    value = claims[0] if claims else rng.choice(choices)["value"]
     result = await member.slash(channel, "schotten move", text=value)
     assert result.ephemeral and all(f.ephemeral for f in result.followups)
     return value
@@ -647,7 +650,7 @@ def tactics_played(game: Game) -> set[str]:
 async def test_full_tactics_game_through_dm_controls(simcord_env, simcord_bot, log_tap):
     bot = simcord_bot
     channel, members, game_id = await start(simcord_env, bot)
-    game = await play_tactics_game(simcord_env, bot, channel, members, game_id, random.Random(7), log_tap)
+    game = await play_tactics_game(simcord_env, bot, channel, members, game_id, random.Random(4), log_tap)
     assert game.is_over and f"Game #{game_id} is over" in channel.last_message.content
     # Every kind of tactic card went through the controls in this game.
     assert tactics_played(game) == set(TACTIC_NAMES), tactics_played(game)
@@ -659,9 +662,13 @@ async def test_full_tactics_game_with_slash_commands(simcord_env, simcord_bot, l
     bot = simcord_bot
     channel, members, game_id = await start(simcord_env, bot)
     game = await play_tactics_game(
-        simcord_env, bot, channel, members, game_id, random.Random(5), log_tap, slash_for=(members[1],)
+        simcord_env, bot, channel, members, game_id, random.Random(4), log_tap, slash_for=(members[1],)
     )
     assert game.is_over and f"Game #{game_id} is over" in channel.last_message.content
+    # The slash-command player played tactic cards and chose decks too.
+    bobs = [str(move) for player, move in game.log if player == 1]
+    assert any(m.split()[0] in ("scout", "redeploy", "deserter", "traitor") for m in bobs), bobs
+    assert "draw tactic" in bobs and "draw clan" in bobs
 
 
 def test_tactic_controls_fit_discord_limits_and_only_offer_legal_moves():
