@@ -288,3 +288,19 @@ async def test_ai_plays_whole_turns_in_every_variant(pool, options):
         if opponent is not None:
             await opponent.close()
         await db.close()
+
+
+def test_ai_workers_setting_and_production_default():
+    from bot.settings import SettingsError
+
+    assert Settings.from_env({}, env_file=None).ai_workers == 1
+    assert Settings.from_env({"AI_WORKERS": "3"}, env_file=None).ai_workers == 3
+    with pytest.raises(SettingsError, match="AI_WORKERS"):
+        Settings.from_env({"AI_WORKERS": "0"}, env_file=None)
+    bot = create_bot(database=":memory:", settings=Settings(ai_workers=2))
+    executor = bot.opponent.executor  # created on first use, no process started yet
+    try:
+        assert isinstance(executor, ProcessPoolExecutor)
+        assert executor._max_workers == 2
+    finally:
+        executor.shutdown(wait=True)
