@@ -320,6 +320,7 @@ CATALOGUE.update(
         "controls.play_tactic": "Play {card}",
         "controls.return": "Choose two cards to put back",
         "controls.return_button": "Put back",
+        "controls.return_top": "Put back, {card} on top",
         "tactics.hint.leader": "Joker: any colour, any value (one on your side)",
         "tactics.hint.reinforcement": "Morale: a 7 of any colour",
         "tactics.hint.shield_bearer": "Morale: a 1, 2 or 3 of any colour",
@@ -332,8 +333,8 @@ CATALOGUE.update(
         # Private lines of the player's own DM.
         "tactics.scout_draw": "Scout: draw {n} more, from the deck of your choice.",
         "tactics.scout_return": (
-            "Scout: choose two cards to put back on top of their decks "
-            "(the second one listed ends on top)."
+            "Scout: choose two cards to put back on top of their decks; if both go to the same "
+            "deck, the button you press says which one ends on top."
         ),
         "tactics.known": "You put back: {cards}",
         "tactics.known_top": "{card} on top of the {deck} deck",

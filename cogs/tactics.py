@@ -383,12 +383,21 @@ def _return_layout(game_id: int, version: int, view: Any, returning: Sequence[st
         for v, c in values[:MAX_OPTIONS]
     ]
     controls.add_item(ReturnSelect(game_id, version, options=options))
-    notation = "-"
-    if chosen:
-        cards = dict(values)
-        # In hand order; the second one ends on top of its deck.
-        notation = str(ScoutReturn((cards[chosen[0]], cards[chosen[1]])))
-    controls.add_item(MoveButton(game_id, version, notation, label=t("controls.return_button"), row=1))
+    if not chosen:
+        controls.add_item(MoveButton(game_id, version, "-", label=t("controls.return_button"), row=1))
+        return controls
+    cards = dict(values)
+    a, b = cards[chosen[0]], cards[chosen[1]]
+    if a.is_tactic != b.is_tactic or a is b:
+        # Different decks (or the two Leaders): the order changes nothing.
+        controls.add_item(
+            MoveButton(game_id, version, str(ScoutReturn((a, b))), label=t("controls.return_button"), row=1)
+        )
+        return controls
+    # Same deck: one button per card that may end on top (the second of a return does).
+    for under, top in ((a, b), (b, a)):
+        label = t("controls.return_top", card=card_text(top))
+        controls.add_item(MoveButton(game_id, version, str(ScoutReturn((under, top))), label=label, row=1))
     return controls
 
 

@@ -221,9 +221,11 @@ async def test_scout_from_the_dm(simcord_env, simcord_bot, log_tap):
     # Choosing two cards, then "Put back".
     ret = component(dm, "st:ret:")
     assert ret["min_values"] == 2 and ret["max_values"] == 2
-    back = [drawn[1], drawn[2]]
+    back = [drawn[1], drawn[2]]  # two clan cards: she chooses which one ends on top
     dm = await pick(p0, "st:ret:", back, game_id)
-    dm = await press(p0, "st:mv:", game_id, label="Put back")
+    labels = [c["label"] for c in comps(dm) if c.get("custom_id", "").startswith("st:mv:")]
+    assert sorted(labels) == sorted(f"Put back, {c} on top" for c in back)
+    dm = await press(p0, "st:mv:", game_id, label=f"Put back, {back[0]} on top")
     game = await state(bot, game_id)
     assert game.current_player == 1 and len(game.hand(0)) == 6
     assert "You put back:" in dm.content
@@ -244,7 +246,7 @@ async def test_scout_from_the_dm(simcord_env, simcord_bot, log_tap):
     await draw_from(p1, "clan", game_id)
     game = await state(bot, game_id)
     top = str(game.hand(1)[-1])
-    assert top in back
+    assert top == back[0]
     assert f"Your opponent drew what you put back and still holds: {top}" in dm_message(p0, game_id).content
 
 
@@ -549,8 +551,9 @@ async def dm_tactics_turn(member: Any, rng: random.Random, game_id: int) -> str:
 
     if with_prefix("st:ret:"):
         values = rng.sample(option_values(with_prefix("st:ret:")[0]), 2)
-        await pick(member, "st:ret:", values, game_id)
-        await press(member, "st:mv:", game_id, label="Put back")
+        dm = await pick(member, "st:ret:", values, game_id)
+        buttons = [c["label"] for c in comps(dm) if c.get("custom_id", "").startswith("st:mv:")]
+        await press(member, "st:mv:", game_id, label=rng.choice(buttons))
         return "return"
     if with_prefix("st:claim:"):
         no_public(
