@@ -304,3 +304,23 @@ def test_ai_workers_setting_and_production_default():
         assert executor._max_workers == 2
     finally:
         executor.shutdown(wait=True)
+
+
+async def test_whole_bot_with_the_production_process_pool():
+    """No executor injected: the AI's moves come from a spawned worker process."""
+    bot = create_bot(database=":memory:")
+    try:
+        async with simcord.run(bot, settle_timeout=30.0) as env:
+            _, channel, (alice,) = setup_members(env, ("alice",))
+            result = await alice.slash(channel, "schotten practice", difficulty="easy")
+            game_id = game_id_in(reply(result))
+            rng = random.Random(4)
+            for _ in range(4):
+                record = await bot.service.get(game_id)
+                assert record.current_user == alice.id
+                await dm_turn(alice, rng)
+            assert isinstance(bot.opponent.executor, ProcessPoolExecutor)
+            assert {m.player for m in await bot.db.moves(game_id)} == {0, 1}
+    finally:
+        await bot.opponent.close()
+        await bot.db.close()
