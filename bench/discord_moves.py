@@ -111,83 +111,95 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-async def run(games: int, burst: int, seed: int) -> dict[str, float]:
+async def run(games: int, bursts: list[int], moves_per_burst: int, seed: int) -> list[dict[str, float]]:
+    """One bot, ``games`` games always in progress (a finished game is replaced by a new
+    challenge, outside the timing); for each burst size, ``moves_per_burst`` moves."""
     rng = random.Random(seed)
+    results = []
     with tempfile.TemporaryDirectory() as tmp:
         bot = create_bot(database=os.path.join(tmp, "bench.sqlite"))
         timer = Timer()
-        async with simcord.run(bot, settle_timeout=120) as env:
+        async with simcord.run(bot, settle_timeout=300) as env:
             guild = env.create_guild()
-            channels = [guild.create_text_channel(f"table-{i}") for i in range(10)]
+            channels = [guild.create_text_channel(f"table-{i}") for i in range(games)]
             members = [guild.add_member(env.create_user(f"player{i}")) for i in range(2 * games)]
             by_id = {m.id: m for m in members}
-            game_ids = []
-            setup_start = time.perf_counter()
-            for i in range(games):
-                a, b, channel = members[2 * i], members[2 * i + 1], channels[i % len(channels)]
-                shown = await a.slash(channel, "schotten challenge", opponent=b)
-                accepted = await b.click(shown.response, label="Accept")
-                game_ids.append(int(accepted.response.content.split("#")[1].split(" ")[0].rstrip(".")))
-            setup = time.perf_counter() - setup_start
-            channel_of = {gid: channels[i % len(channels)] for i, gid in enumerate(game_ids)}
+            channel_of: dict[int, Any] = {}
             root = _actors._resolve_visible_command(members[0], channels[0].id, "schotten", AppCommandType.CHAT_INPUT)
 
-            moves = 0
-            wall = 0.0
-            active = list(game_ids)
-            while active:
-                wave = rng.sample(active, min(burst, len(active)))
-                records = [await bot.service.get(gid) for gid in wave]
-                start = time.perf_counter()
-                for record in records:
-                    name, options = choose(record, rng)
-                    actor = by_id[record.current_user]
-                    interaction_id = emit_slash(env, actor, channel_of[record.id], root, name, options)
-                    timer.started[interaction_id] = time.perf_counter()
-                await env.settle(timeout=120)
-                wall += time.perf_counter() - start
-                moves += len(records)
-                for record in records:
-                    if (await bot.service.get(record.id)).game.is_over:
-                        active.remove(record.id)
-            finished = sum([(await bot.service.get(gid)).game.is_over for gid in game_ids])
+            async def start_game(slot: int) -> int:
+                a, b, channel = members[2 * slot], members[2 * slot + 1], channels[slot]
+                shown = await a.slash(channel, "schotten challenge", opponent=b)
+                accepted = await b.click(shown.response, label="Accept")
+                game_id = int(accepted.response.content.split("#")[1].split(" ")[0].rstrip("."))
+                channel_of[game_id] = channel
+                return game_id
+
+            slots = {slot: await start_game(slot) for slot in range(games)}
+            finished = 0
+            for burst in bursts:
+                timer.latencies.clear()
+                moves = 0
+                wall = 0.0
+                while moves < moves_per_burst:
+                    wave = rng.sample(sorted(slots), min(burst, len(slots)))
+                    records = [await bot.service.get(slots[slot]) for slot in wave]
+                    start = time.perf_counter()
+                    for record in records:
+                        name, options = choose(record, rng)
+                        actor = by_id[record.current_user]
+                        interaction_id = emit_slash(env, actor, channel_of[record.id], root, name, options)
+                        timer.started[interaction_id] = time.perf_counter()
+                    await env.settle(timeout=300)
+                    wall += time.perf_counter() - start
+                    moves += len(records)
+                    for slot in wave:
+                        if (await bot.service.get(slots[slot])).game.is_over:
+                            finished += 1
+                            slots[slot] = await start_game(slot)
+                lat = timer.latencies
+                result = {
+                    "games": games,
+                    "burst": burst,
+                    "moves": moves,
+                    "errors": timer.errors,
+                    "p50_ms": statistics.median(lat) * 1000,
+                    "p95_ms": percentile(lat, 95) * 1000,
+                    "p99_ms": percentile(lat, 99) * 1000,
+                    "max_ms": max(lat) * 1000,
+                    "moves_per_s": moves / wall,
+                    "finished_games": finished,
+                }
+                report(result)
+                results.append(result)
         await bot.db.close()
-    lat = timer.latencies
-    return {
-        "games": games,
-        "finished": finished,
-        "burst": burst,
-        "moves": moves,
-        "errors": timer.errors,
-        "p50_ms": statistics.median(lat) * 1000,
-        "p95_ms": percentile(lat, 95) * 1000,
-        "p99_ms": percentile(lat, 99) * 1000,
-        "max_ms": max(lat) * 1000,
-        "moves_per_s": moves / wall,
-        "setup_s": setup,
-    }
+    return results
+
+
+def report(r: dict[str, float]) -> None:
+    print(
+        f"{r['burst']:>5} {r['moves']:>6} {r['p50_ms']:>7.1f} {r['p95_ms']:>7.1f} {r['p99_ms']:>7.1f}"
+        f" {r['max_ms']:>7.1f} {r['moves_per_s']:>8.0f} {r['finished_games']:>9}"
+        + (f"  ({r['errors']} errors)" if r["errors"] else ""),
+        flush=True,
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=100, help="concurrent games (default 100)")
+    parser.add_argument("--games", type=int, default=100, help="games in progress at once (default 100)")
     parser.add_argument(
         "--burst", type=int, nargs="+", default=[1, 10, 100], help="moves emitted at the same instant"
     )
+    parser.add_argument("--moves", type=int, default=1000, help="moves measured per burst size")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPU(s)")
-    print(f"{args.games} games, each from challenge to result; file SQLite database (WAL)")
-    print(f"{'burst':>5} {'moves':>6} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7} {'moves/s':>8}")
-    for burst in args.burst:
-        r = asyncio.run(run(args.games, burst, args.seed))
-        print(
-            f"{r['burst']:>5} {r['moves']:>6} {r['p50_ms']:>7.1f} {r['p95_ms']:>7.1f} {r['p99_ms']:>7.1f}"
-            f" {r['max_ms']:>7.1f} {r['moves_per_s']:>8.0f}"
-            + (f"  ({r['errors']} errors)" if r["errors"] else "")
-            + (f"  ({r['games'] - r['finished']} unfinished)" if r["finished"] != r["games"] else "")
-        )
+    print(f"{args.games} games in progress (one per channel), file SQLite database (WAL, synchronous=FULL)")
+    print(f"{'burst':>5} {'moves':>6} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7} {'moves/s':>8} {'finished':>9}")
+    sys.stdout.flush()
+    asyncio.run(run(args.games, args.burst, args.moves, args.seed))
 
 
 if __name__ == "__main__":
