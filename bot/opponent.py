@@ -190,8 +190,9 @@ class Opponent:
             outcome = await self.service.apply(game_id, user_id, move, expected_version=record.version)
         except (StaleControl, GameFinished):
             return True  # the person resigned or the game moved on: look again
-        except IllegalMove:
-            log.exception("AI chose an illegal move in game %d; playing a random one", game_id)
+        except IllegalMove as error:
+            # Its code only: an engine message may name a card of the AI's hand.
+            log.error("AI chose an illegal move (%s) in game %d; playing a random one", error.code, game_id)
             fallback = choose_move(record.game.view(record.ai_player), level="random", seed=ai_seed(record))
             outcome = await self.service.apply(game_id, user_id, fallback, expected_version=record.version)
         log.debug("AI moved in game %d -> version %d", game_id, outcome.game.version)
