@@ -315,6 +315,7 @@ CATALOGUE.update(
         "controls.target.deserter": "Choose their card to discard",
         "controls.target.traitor": "Choose their clan card to take",
         "controls.target_option": "Stone {stone}: {card}",
+        "controls.target_stone": "Stone {stone} ({cards}): choose the card next",
         "controls.dest": "Choose where it goes",
         "controls.dest_discard": "Discard it",
         "controls.play_tactic": "Play {card}",

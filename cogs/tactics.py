@@ -326,17 +326,11 @@ def _ruse_layout(
         for m in moves:
             stone = m.stone if isinstance(m, Deserter) else m.from_stone
             targets.setdefault(_target_key(stone, m.card), []).append(m)
+        stone_chosen = (target or "").split(".", 1)[0]  # a bare stone: see _target_options
         if target not in targets:
             target, dest = None, None
         ordered = sorted(targets, key=lambda k: int(k.split(".", 1)[0]))  # stable: the engine's order
-        options = [
-            discord.SelectOption(
-                label=t("controls.target_option", stone=key.split(".", 1)[0], card=key.split(".", 1)[1]),
-                value=key,
-                default=key == target,
-            )
-            for key in ordered[:MAX_OPTIONS]
-        ]
+        options = _target_options(ordered, target, stone_chosen)
         controls.add_item(TargetSelect(game_id, version, card, options=options))
         if target is not None and card == "Deserter":
             notation = str(targets[target][0])
@@ -358,6 +352,30 @@ def _ruse_layout(
     )
     _pass_and_claims(controls, game_id, version, legal)
     return controls
+
+
+def _target_options(ordered: list[str], target: str | None, stone_chosen: str) -> list[discord.SelectOption]:
+    """The target select's options: every ``<stone>.<card>``; when there are more than a
+    select can hold, one option per stone (value ``<stone>``) and the cards of the chosen
+    stone only."""
+
+    def card_option(key: str) -> discord.SelectOption:
+        stone, card = key.split(".", 1)
+        label = t("controls.target_option", stone=stone, card=card)
+        return discord.SelectOption(label=label, value=key, default=key == target)
+
+    if len(ordered) <= MAX_OPTIONS:
+        return [card_option(key) for key in ordered]
+    options: list[discord.SelectOption] = []
+    for stone in dict.fromkeys(key.split(".", 1)[0] for key in ordered):
+        keys = [key for key in ordered if key.split(".", 1)[0] == stone]
+        if stone == stone_chosen:
+            options.extend(card_option(key) for key in keys)
+        else:
+            cards = " ".join(key.split(".", 1)[1] for key in keys)
+            label = t("controls.target_stone", stone=stone, cards=cards)[:100]
+            options.append(discord.SelectOption(label=label, value=stone))
+    return options[:MAX_OPTIONS]
 
 
 def _return_values(hand: Sequence[Card]) -> list[tuple[str, Card]]:

@@ -723,3 +723,33 @@ def test_tactic_controls_fit_discord_limits_and_only_offer_legal_moves():
                 if values:
                     check(view, legal, returning=tuple(rng.sample(values, 2)))
             game.apply(parse_move(rng.choice(sorted(legal))), player)
+
+
+def test_more_targets_than_a_select_holds_are_chosen_stone_first():
+    from cogs.controls import hand_controls
+    from rules.game import GameOptions
+
+    d = Game.new(1, GameOptions(tactics=True), first_player=0).to_dict()
+    clan = d["decks"]["clan"]
+    for stone in d["stones"]:  # 27 cards of player 0 on the table: 27 Redeploy targets
+        stone["sides"][0] = [clan.pop() for _ in range(3)]
+    d["decks"]["clan"].append(d["hands"][0][0])
+    d["hands"][0][0] = "Redeploy"
+    d["decks"]["tactic"].remove("Redeploy")
+    game = Game.from_dict(d)
+    view = game.view(0)
+
+    def target_options(**selection: Any) -> list[Any]:
+        controls = hand_controls(1, game.version, view, card="Redeploy", **selection)
+        select = next(i.item for i in controls.children if i.item.custom_id.startswith("st:tgt:"))
+        return select.options
+
+    first = target_options()
+    assert [o.value for o in first] == [str(s) for s in range(1, 10)]
+    assert first[2].label.startswith("Stone 3 (") and len(first[2].label) <= 100
+    cards = [str(c) for c in game.stone(3).sides[0]]
+    second = target_options(target="3")
+    assert [o.value for o in second] == ["1", "2", *(f"3.{c}" for c in cards), *map(str, range(4, 10))]
+    controls = hand_controls(1, game.version, view, card="Redeploy", target=f"3.{cards[0]}")
+    dest = next(i.item for i in controls.children if i.item.custom_id.startswith("st:dst:"))
+    assert [o.value for o in dest.options] == ["discard"]  # every own side is full
