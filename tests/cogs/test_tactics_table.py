@@ -753,3 +753,32 @@ def test_more_targets_than_a_select_holds_are_chosen_stone_first():
     controls = hand_controls(1, game.version, view, card="Redeploy", target=f"3.{cards[0]}")
     dest = next(i.item for i in controls.children if i.item.custom_id.startswith("st:dst:"))
     assert [o.value for o in dest.options] == ["discard"]  # every own side is full
+
+
+async def test_a_half_made_ruse_survives_a_restart(tmp_path):
+    import simcord
+
+    from bot.app import create_bot
+
+    path = tmp_path / "tactics.sqlite"
+    first = create_bot(database=path)
+    async with simcord.run(first) as env:
+        _, (p0, _), game_id = await start(env, first)
+        await arrange(
+            first,
+            game_id,
+            current=0,
+            hands={0: ["Traitor", "R1", "R2", "R3", "O1", "O2"]},
+            sides={6: ([], ["B9"])},
+        )
+        await pick(p0, "st:card:", "Traitor", game_id)
+        await pick(p0, "st:tgt:", "6.B9", game_id)
+        second = create_bot(database=path)
+        await env.restart_bot(second)
+        await first.db.close()
+        # The old DM's selects and button, handled by the new process.
+        await pick(p0, "st:dst:", "2", game_id)
+        await press(p0, "st:mv:", game_id, label="Play Traitor")
+        game = await state(second, game_id)
+        assert [str(c) for c in game.stone(2).sides[0]] == ["B9"]
+        await second.db.close()
