@@ -254,6 +254,8 @@ class GameService:
             raise ValueError("ai_player must be 0, 1 or None")
         seed = secrets.randbits(62) if seed is None else seed
         game = Game.new(seed=seed, options=options, first_player=first_player)
+        starter = game.first_player
+        assert starter is not None  # Game.new always decides who starts
         self._apply_forced(game)
         now = self.clock()
         deadline = None if game.is_over else self._deadline(ai_player, game, now)
@@ -264,7 +266,7 @@ class GameService:
                 players=players,
                 options=options_to_dict(options),
                 seed=seed,
-                first_player=game.first_player,
+                first_player=starter,
                 match_id=match_id,
                 state=game.to_dict(),
                 version=game.version,
@@ -290,7 +292,7 @@ class GameService:
             turn_started_at=now,
             deadline=deadline,
             match_id=match_id,
-            first_player=game.first_player,
+            first_player=starter,
             ai_player=ai_player,
             ai_level=ai_level,
         )
