@@ -71,12 +71,18 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
-def win_rates(levels: list[str], games: int, workers: int, tactics: bool) -> dict[str, list[float]]:
+def win_rates(
+    levels: list[str],
+    games: int,
+    workers: int,
+    tactics: bool,
+    opponents: tuple[str, ...] = ("random", HEURISTIC),
+) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {lv: [] for lv in levels}
     print(f"{'level':<8} {'vs':<8} {'games':>5} {'win%':>6}  {'95% CI':<15} {'time':>6}", flush=True)
     with ProcessPoolExecutor(workers) as pool:
         for level in levels:
-            for opponent in ("random", HEURISTIC):
+            for opponent in opponents:
                 t0 = time.perf_counter()
                 jobs = [(level, opponent, seed, tactics) for seed in range(games)]
                 results = list(pool.map(play_game, jobs, chunksize=1))
@@ -175,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", default=",".join(LEVELS))
     parser.add_argument("--tactics", action="store_true")
     parser.add_argument("--lag-decisions", type=int, default=40)
+    parser.add_argument("--opponents", default=f"random,{HEURISTIC}")
     parser.add_argument("--skip-games", action="store_true")
     args = parser.parse_args(argv)
     levels = [lv.strip() for lv in args.levels.split(",") if lv.strip()]
@@ -182,7 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"AI benchmark, {variant}, {args.games} games per pairing, {args.workers} workers", flush=True)
     t0 = time.perf_counter()
     if not args.skip_games:
-        win_rates(levels, args.games, args.workers, args.tactics)
+        opponents = tuple(o.strip() for o in args.opponents.split(",") if o.strip())
+        win_rates(levels, args.games, args.workers, args.tactics, opponents)
     strongest = levels[-1]
     views = sample_views(args.lag_decisions, args.tactics)
     lags, wall = asyncio.run(measure_lag(strongest, views, 1))

@@ -43,7 +43,7 @@ class Level(enum.StrEnum):
 
 LEVELS: tuple[str, ...] = tuple(level.value for level in Level)
 #: Default search budget of ``hard``: deterministic iterations, wall-clock cap for safety.
-HARD_BUDGET = Budget(iterations=700, seconds=1.2, candidates=8)
+HARD_BUDGET = Budget(iterations=1200, seconds=1.2, candidates=8)
 
 
 def parse_level(level: Level | str) -> Level:

@@ -61,23 +61,39 @@ class _Sim:
         """Play to the end with ``player`` to move; my (player 0's) score in [0, 1]."""
         sides, owner, need, hands, deck = self.sides, self.owner, self.need, self.hands, self.deck
         nstones = len(owner)
+        # Per player: the stones with room, and each side's card mask (the fit memo's key).
+        room = [
+            [s for s in range(nstones) if owner[s] is None and len(sides[p][s]) < need[s]] for p in (0, 1)
+        ]
+        masks = [[sum(1 << c.id for c in side) for side in sides[p]] for p in (0, 1)]
+        memo = _FIT
         passes = 0
         while passes < 2:
             hand = hands[player]
-            mine = sides[player]
-            open_ = [s for s in range(nstones) if owner[s] is None and len(mine[s]) < need[s]]
+            open_ = room[player]
             if not hand or not open_:
                 passes += 1
                 player ^= 1
                 continue
             passes = 0
-            picks = rng.sample(range(len(hand)), 2) if len(hand) > 2 else range(len(hand))
+            mine, mask = sides[player], masks[player]
+            n = len(hand)
+            if n > 2:  # two random cards, each to its best stone: cheap and not blind
+                i = rng.randrange(n)
+                j = rng.randrange(n - 1)
+                picks: tuple[int, ...] = (i, j + 1 if j >= i else j)
+            else:
+                picks = tuple(range(n))
             best = -1.0
             best_i = best_s = 0
             for i in picks:
                 card = hand[i]
+                cid = card.id
                 for s in open_:
-                    f = _fit(card, mine[s], need[s])
+                    key = ((mask[s] << 7 | cid) << 1) | (need[s] == 4)
+                    f = memo.get(key)
+                    if f is None:
+                        f = memo[key] = _fit(card, mine[s], need[s])
                     if f > best:
                         best, best_i, best_s = f, i, s
             if rng.random() < 0.1:  # a little noise keeps the playouts varied
@@ -85,8 +101,10 @@ class _Sim:
             card = hand.pop(best_i)
             side = mine[best_s]
             side.append(card)
-            if len(side) == need[best_s]:
+            mask[best_s] |= 1 << card.id
+            if len(side) >= need[best_s]:
                 self.done[player][best_s] = self.step
+                open_.remove(best_s)
             self.step += 1
             if deck:
                 hand.append(deck.pop())
@@ -116,10 +134,16 @@ class _Sim:
                 streak[p] = streak[p] + 1 if o == p else 0
                 if streak[p] >= 3:
                     adjacent[p] = True
-        if adjacent[0] != adjacent[1]:
-            return 1.0 if adjacent[0] else 0.0
         c0, c1 = owners.count(0), owners.count(1)
-        return 1.0 if c0 > c1 else 0.0 if c1 > c0 else 0.5
+        if adjacent[0] != adjacent[1]:
+            won = 1.0 if adjacent[0] else 0.0
+        else:
+            won = 1.0 if c0 > c1 else 0.0 if c1 > c0 else 0.5
+        # Mostly the result, a little the stone margin: less noise per playout.
+        return 0.85 * won + 0.15 * (c0 - c1 + 9) / 18
+
+
+_FIT: dict[int, float] = {}  # fit by (side mask, card, Mud): the same few thousand pairs recur
 
 
 def _fit(card: ClanCard, side: list[Card], need: int) -> float:
