@@ -9,6 +9,7 @@ changed since the last sync. ``close`` closes the database after Discord.
 from __future__ import annotations
 
 import ast
+import asyncio
 import hashlib
 import importlib.util
 import json
@@ -28,6 +29,8 @@ from bot.service import GameService
 from bot.settings import Settings
 from bot.stats import install as install_stats
 from bot.storage import Database
+from rules.claims import prepare
+from rules.rulesets import RULESETS
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +106,9 @@ class SchottenBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.db.connect()
         try:
+            # The engine's proof tables take a few hundred ms to build; do it now, in a
+            # thread, rather than inside the first claim a player makes.
+            await asyncio.to_thread(lambda: [prepare(r) for r in RULESETS.values()])
             version = await self.db.migrate()
             log.info("Database %s at schema version %d", self.db.path, version)
             for extension in self.initial_extensions:

@@ -12,6 +12,7 @@ from rules.cards import parse_card as parse_card
 from rules.cards import parse_cards as parse_cards
 from rules.claims import Proof as Proof
 from rules.claims import claim_is_provable as claim_is_provable
+from rules.claims import prepare as prepare
 from rules.claims import prove_claim as prove_claim
 from rules.errors import IllegalMove as IllegalMove
 from rules.errors import NotationError as NotationError

@@ -444,6 +444,15 @@ def prove_claim(
     return Proof(False, counter, mine_strength, strength_of_key(their_key))
 
 
+def prepare(ruleset: Ruleset | str = SCHOTTEN_TOTTEN) -> None:
+    """Build a ruleset's lookup tables now (a few hundred ms, once per process) instead of
+    inside the first proof, so a server can do it before it takes requests."""
+    t = tables(ruleset)
+    _ = t.triples
+    if t.ruleset.name not in _PLAIN:
+        _PLAIN[t.ruleset.name] = _PlainTables(t)
+
+
 def claim_is_provable(
     mine: Sequence[str | Card],
     theirs: Sequence[str | Card],
