@@ -32,14 +32,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import simcord  # noqa: E402
-from simcord import actors as _actors  # noqa: E402
-from simcord import interactions as _ix  # noqa: E402
-from simcord.enums import AppCommandType, InteractionType  # noqa: E402
+import simcord
+from simcord import actors as _actors
+from simcord import interactions as _ix
+from simcord.enums import AppCommandType, InteractionType
 
-from bot.app import create_bot  # noqa: E402
-from cogs import table as table_module  # noqa: E402
-from rules.moves import Claim, Draw, Pass, PlayCard  # noqa: E402
+from bot.app import create_bot
+from cogs import table as table_module
+from rules.moves import Claim, Draw, Pass, PlayCard
 
 
 class Timer:
@@ -66,7 +66,9 @@ class Timer:
         table_module.Table.move = timed_move  # type: ignore[method-assign]
 
 
-def emit_slash(env: simcord.Env, actor: Any, channel: Any, root: dict[str, Any], name: str, options: dict) -> int:
+def emit_slash(
+    env: simcord.Env, actor: Any, channel: Any, root: dict[str, Any], name: str, options: dict
+) -> int:
     """Emit one slash-command interaction without waiting for the bot (simcord's
     ``actor.slash`` emits and then settles; a burst needs many in flight at once)."""
     parts = name.split()
@@ -125,7 +127,9 @@ async def run(games: int, bursts: list[int], moves_per_burst: int, seed: int) ->
             members = [guild.add_member(env.create_user(f"player{i}")) for i in range(2 * games)]
             by_id = {m.id: m for m in members}
             channel_of: dict[int, Any] = {}
-            root = _actors._resolve_visible_command(members[0], channels[0].id, "schotten", AppCommandType.CHAT_INPUT)
+            root = _actors._resolve_visible_command(
+                members[0], channels[0].id, "schotten", AppCommandType.CHAT_INPUT
+            )
 
             async def start_game(slot: int) -> int:
                 a, b, channel = members[2 * slot], members[2 * slot + 1], channels[slot]
@@ -186,7 +190,9 @@ def report(r: dict[str, float]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=100, help="games in progress at once (default 100)")
     parser.add_argument(
         "--burst", type=int, nargs="+", default=[1, 10, 100], help="moves emitted at the same instant"
@@ -197,7 +203,9 @@ def main() -> None:
     logging.basicConfig(level=logging.WARNING)
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPU(s)")
     print(f"{args.games} games in progress (one per channel), file SQLite database (WAL, synchronous=FULL)")
-    print(f"{'burst':>5} {'moves':>6} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7} {'moves/s':>8} {'finished':>9}")
+    columns = ("burst", 5), ("moves", 6), ("p50 ms", 7), ("p95 ms", 7), ("p99 ms", 7), ("max ms", 7)
+    columns += ("moves/s", 8), ("finished", 9)
+    print(" ".join(name.rjust(width) for name, width in columns))
     sys.stdout.flush()
     asyncio.run(run(args.games, args.burst, args.moves, args.seed))
 

@@ -124,13 +124,17 @@ CATALOGUE: dict[str, str] = {
     "ok.moved": "Done.",
     "ok.resigned": "You resigned game #{game_id}.",
     # ------------------------------------------------------------------ timers
-    "timer.reminder": "{mention}, it's your turn in game #{game_id}. You forfeit {deadline} if you don't move.",
+    "timer.reminder": (
+        "{mention}, it's your turn in game #{game_id}. You forfeit {deadline} if you don't move."
+    ),
     "timer.forfeit": "{name} did not move in time.",
     # ------------------------------------------------------------------ errors
     "error.generic": "Something went wrong on my side. Nothing was changed; please try again.",
     "error.rules_error": "That is not allowed.",
     "error.illegal_move": "That move is not allowed now.",
-    "error.unknown_notation": 'I don\'t know "{text}". Cards are written like R7 (colour R O Y G B P, then the value).',
+    "error.unknown_notation": (
+        'I don\'t know "{text}". Cards are written like R7 (colour R O Y G B P, then the value).'
+    ),
     "error.game_over": "That game is over.",
     "error.not_your_turn": "It is not your turn.",
     "error.card_not_in_hand": "You don't have {card} in your hand.",

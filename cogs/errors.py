@@ -100,15 +100,15 @@ class Errors(commands.Cog):
     ) -> None:
         original = unwrap(error)
         logged = False
-        if not is_user_error(original) and not isinstance(original, app_commands.CommandOnCooldown):
-            # A real failure: whatever was installed before (discord.py's logger, a test
-            # harness) sees it too.
-            if self._previous is not None:
-                try:
-                    await self._previous(interaction, error)
-                    logged = True
-                except Exception:  # pragma: no cover - the previous handler's own failure
-                    log.exception("previous tree error handler failed")
+        expected = is_user_error(original) or isinstance(original, app_commands.CommandOnCooldown)
+        # A real failure: whatever was installed before (discord.py's logger, a test
+        # harness) sees it too.
+        if not expected and self._previous is not None:
+            try:
+                await self._previous(interaction, error)
+                logged = True
+            except Exception:  # pragma: no cover - the previous handler's own failure
+                log.exception("previous tree error handler failed")
         await reply_error(interaction, original, logged=logged)
 
 

@@ -37,7 +37,6 @@ from rules.rulesets import get_ruleset
 log = logging.getLogger(__name__)
 
 CANNOT_DM = 50007
-DEFER_AFTER = 1.5  # seconds: answer directly if the service is quicker, else defer first
 _NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -132,7 +131,6 @@ class Table:
     # ---------------------------------------------------------------- texts
 
     def board_text(self, record: Any, names: Sequence[str], *, mention: int | None = None) -> str:
-        game = record.game
         text = code_block(render_board(self.view(record, 0), names, bottom=0, game_id=record.id))
         score = match_line(self.bot, record, names)  # a match's score (issue 6)
         if score:
@@ -232,24 +230,19 @@ class Table:
     ) -> None:
         """Make ``move`` for the interaction's user; answer them, then publish.
 
-        The answer comes after the service has committed the move. It is the
-        interaction's own response (no separate defer) unless the service is slow, in
-        which case the interaction is deferred first so that Discord gets an answer
-        within its 3 seconds.
+        The interaction is deferred first: under load a move can wait behind others for
+        the database, and Discord wants an answer within 3 seconds. The answer proper
+        comes once the service has committed the move.
         """
         component = interaction.type is discord.InteractionType.component
         self.remember_name(interaction.user)
-        applying = asyncio.ensure_future(
-            self.service.apply(record.id, interaction.user.id, move, expected_version=expected_version)
+        if component:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        outcome = await self.service.apply(
+            record.id, interaction.user.id, move, expected_version=expected_version
         )
-        try:
-            outcome = await asyncio.wait_for(asyncio.shield(applying), DEFER_AFTER)
-        except TimeoutError:
-            if component:
-                await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            outcome = await applying
         record = outcome.game
         player = self.seat(record, interaction.user.id)
         names = await self.names(record)
@@ -263,16 +256,9 @@ class Table:
         if component:
             # The clicked message (the DM, or an ephemeral "Show my hand") shows the
             # new hand at once; publish() leaves the mover's DM alone in that case.
-            if interaction.response.is_done():
-                await interaction.edit_original_response(content=content, view=controls)
-            else:
-                await interaction.response.edit_message(content=content, view=controls)
-        elif interaction.response.is_done():
-            await interaction.followup.send(content, view=controls or discord.utils.MISSING, ephemeral=True)
+            await interaction.edit_original_response(content=content, view=controls)
         else:
-            await interaction.response.send_message(
-                content, view=controls or discord.utils.MISSING, ephemeral=True
-            )
+            await interaction.followup.send(content, view=controls or discord.utils.MISSING, ephemeral=True)
         await self.publish(outcome, skip_dm=player if in_own_dm else None)
         if self._take_dm_tip(record.id, interaction.user.id):
             await interaction.followup.send(t("dm.closed"), ephemeral=True)
@@ -394,7 +380,9 @@ class Table:
             except discord.NotFound:
                 log.info("board message of game %s is gone; posting a new one", record.id)
         if not edited:
-            message = await channel.send(self.board_text(record, names), view=view, allowed_mentions=_NO_MENTIONS)
+            message = await channel.send(
+                self.board_text(record, names), view=view, allowed_mentions=_NO_MENTIONS
+            )
             board_id = message.id
             await self.service.set_message_ids(record.id, board_message_id=board_id)
         if turn_changed or game.is_over:

@@ -16,7 +16,7 @@ def fixed_seed(monkeypatch):
 
 
 async def start(env: Any) -> tuple[Any, Any, Any, Any, int]:
-    guild, channel, (alice, bob, carol) = setup_members(env, ("alice", "bob", "carol"))
+    guild, channel, (alice, bob, _carol) = setup_members(env, ("alice", "bob", "carol"))
     game_id = await challenge_and_accept(env, channel, alice, bob)
     return guild, channel, alice, bob, game_id
 
@@ -57,7 +57,7 @@ async def test_wrong_turn(simcord_env, simcord_bot):
     env, bot = simcord_env, simcord_bot
     _, channel, alice, bob, game_id = await start(env)
     record = await bot.service.get(game_id)
-    mover, waiting = members_by_turn(bot, record, (alice, bob))
+    _mover, waiting = members_by_turn(bot, record, (alice, bob))
     card = (await hand_of(waiting, channel))[0]
     before = await snapshot(bot, channel, game_id)
     result = await waiting.slash(channel, "schotten play", card=card, stone=1)
@@ -109,7 +109,7 @@ async def test_full_stone_incomplete_and_unprovable_claims(simcord_env, simcord_
 
 async def test_not_a_player(simcord_env, simcord_bot):
     env, bot = simcord_env, simcord_bot
-    guild, channel, alice, bob, game_id = await start(env)
+    guild, channel, _alice, _bob, game_id = await start(env)
     carol = guild.add_member(env.create_user("dave"))  # not in the game
     before = await snapshot(bot, channel, game_id)
     assert_refused(
@@ -128,7 +128,7 @@ async def test_not_a_player(simcord_env, simcord_bot):
 async def test_stale_control_is_refused(simcord_env, simcord_bot):
     env, bot = simcord_env, simcord_bot
     _, channel, alice, bob, game_id = await start(env)
-    mover, waiting = members_by_turn(bot, await bot.service.get(game_id), (alice, bob))
+    mover, _waiting = members_by_turn(bot, await bot.service.get(game_id), (alice, bob))
     # The mover opens their hand from the board (ephemeral), then plays from the DM.
     board = next(m for m in channel.history() if "Show my hand" in str([r.to_dict() for r in m.components]))
     old = await mover.click(board, label="Show my hand")
@@ -174,7 +174,7 @@ async def test_finished_game_refuses_and_disables_controls(simcord_env, simcord_
 
 
 async def test_challenge_refusals(simcord_env, simcord_bot):
-    env, bot = simcord_env, simcord_bot
+    env, _bot = simcord_env, simcord_bot
     guild, channel, (alice, bob) = setup_members(env)
     robot = guild.add_member(env.create_user("robot", bot=True))
     assert_refused(

@@ -72,7 +72,7 @@ async def test_commands_work_in_the_dm(simcord_env, simcord_bot):
 
 
 async def test_game_option_and_ambiguity(simcord_env, simcord_bot):
-    env, bot = simcord_env, simcord_bot
+    env, _bot = simcord_env, simcord_bot
     guild, general, (alice, bob, carol) = setup_members(env, ("alice", "bob", "carol"))
     other = guild.create_text_channel("other")
     elsewhere = guild.create_text_channel("elsewhere")

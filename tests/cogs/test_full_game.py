@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from rules.moves import Claim
 from tests.cogs.helpers import (
     cards_in,
     challenge_and_accept,
@@ -108,6 +109,11 @@ async def test_full_game_through_dm_controls(simcord_env, simcord_bot, log_tap, 
     game_id = await challenge_and_accept(env, channel, alice, bob)
     record = await play_out(env, bot, channel, (alice, bob), game_id, random.Random(seed), log_tap)
     result = record.game.result
+    # Every successful claim was announced in the channel.
+    claimed = [(player, move.stone) for player, move in record.game.log if isinstance(move, Claim)]
+    names = {record.players.index(alice.id): "alice", record.players.index(bob.id): "bob"}
+    for player, stone in claimed:
+        assert f"{names[player]} claims stone {stone}." in public_text(channel)
     last = channel.last_message.content
     assert f"Game #{game_id} is over" in last
     if result.winner is not None:
