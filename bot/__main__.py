@@ -84,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: DATABASE_PATH={settings.database_path!r}: {error.strerror}.", file=sys.stderr)
             return 2
     discord.utils.setup_logging(level=settings.log_level_value)
+    # At DEBUG these log request bodies, gateway payloads and SQL parameters, i.e. hands.
+    for payload_logger in ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite"):
+        logging.getLogger(payload_logger).setLevel(max(settings.log_level_value, logging.INFO))
     try:
         asyncio.run(run(settings, force_sync=args.sync))
     except discord.LoginFailure:
