@@ -77,6 +77,11 @@ def _utc_timestamp() -> float:
     return discord.utils.utcnow().timestamp()
 
 
+def _prepare_engine() -> None:
+    for ruleset in RULESETS.values():
+        prepare(ruleset)
+
+
 class SchottenBot(commands.Bot):
     """``bot.db``, ``bot.service`` and ``bot.settings`` are what the cogs use."""
 
@@ -108,7 +113,7 @@ class SchottenBot(commands.Bot):
         try:
             # The engine's proof tables take a few hundred ms to build; do it now, in a
             # thread, rather than inside the first claim a player makes.
-            await asyncio.to_thread(lambda: [prepare(r) for r in RULESETS.values()])
+            await asyncio.to_thread(_prepare_engine)
             version = await self.db.migrate()
             log.info("Database %s at schema version %d", self.db.path, version)
             for extension in self.initial_extensions:
