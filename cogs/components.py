@@ -36,7 +36,7 @@ class _Guarded:
                 await reply_error(interaction, error)
             else:
                 # A bug: let the tree's handler log it (and tests see it), then apologise.
-                await interaction.client.tree.on_error(interaction, error)  # type: ignore[attr-defined,arg-type]
+                await interaction.client.tree.on_error(interaction, error)  # type: ignore[attr-defined]
 
     async def run(self, interaction: discord.Interaction) -> None:  # pragma: no cover - abstract
         raise NotImplementedError

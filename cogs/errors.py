@@ -33,7 +33,8 @@ def is_user_error(error: BaseException) -> bool:
 def unwrap(error: BaseException) -> BaseException:
     """The exception a command raised, without discord.py's wrapper."""
     if isinstance(error, (app_commands.CommandInvokeError, app_commands.TransformerError)):
-        return error.__cause__ or getattr(error, "original", error)
+        cause: BaseException = error.__cause__ or getattr(error, "original", None) or error
+        return cause
     return error
 
 
