@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from itertools import combinations
 
 from rules.ai.situation import Situation, StoneState, formation_cards, side_key
-from rules.cards import Card, Tactic, TacticCard, is_joker
+from rules.cards import Card, ClanCard, Tactic, TacticCard, is_joker
 from rules.formations import tables
 from rules.moves import (
     Claim,
@@ -88,7 +88,7 @@ class Evaluator:
         ck = (tuple(c.id for c in side), needed, fog)
         hit = self._pairs.get(ck)
         if hit is None:
-            clan = [c for c in side if not c.is_tactic]
+            clan = [c for c in side if isinstance(c, ClanCard)]
             colours = {c.colour for c in clan}
             values = {c.value for c in clan}
             top = self.max_value - 1

@@ -149,7 +149,7 @@ _FIT: dict[int, float] = {}  # fit by (side mask, card, Mud): the same few thous
 def _fit(card: ClanCard, side: list[Card], need: int) -> float:
     """How well a card fits a side: continuing a formation > opening > junk."""
     v = card.value
-    clan = [c for c in side if not c.is_tactic]
+    clan = [c for c in side if isinstance(c, ClanCard)]
     if not clan:
         return 1.5 + 0.1 * v if not side else 4.0 + 0.1 * v  # beside a joker: fine
     colour = card.colour
@@ -179,7 +179,7 @@ def _fit(card: ClanCard, side: list[Card], need: int) -> float:
 
 def _deal(sit: Situation, rng: random.Random) -> tuple[list[ClanCard], list[ClanCard]]:
     """One world: the opponent's clan cards and the clan deck (last = top)."""
-    known = {c: depth for deck, depth, c in sit.known_deck if deck == "clan"}
+    known = {c: depth for deck, depth, c in sit.known_deck if isinstance(c, ClanCard)}
     held = [c for c in sit.opp_known if isinstance(c, ClanCard) and c in sit.unseen_clan]
     free = [c for c in sit.unseen_clan if c not in known and c not in held]
     rng.shuffle(free)
