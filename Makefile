@@ -3,15 +3,20 @@
 #
 #   make run    run the bot (needs DISCORD_TOKEN in .env or the environment)
 #   make test   lint, type-check and run every test
+#   make play   the terminal game against the AI (no Discord needed)
 
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest clean
+.PHONY: run play test lint typecheck pytest clean
 
 run: $(VENV)/.installed-run
 	$(BIN)/python -m bot
+
+# The terminal game: no token, no network. Options: make play ARGS="--level hard --tactics"
+play: $(VENV)/.installed-run
+	$(BIN)/python -m bot.terminal $(ARGS)
 
 test: lint typecheck pytest
 
