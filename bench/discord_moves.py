@@ -377,6 +377,7 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     instrument_gc(profile)
     with tempfile.TemporaryDirectory() as tmp:
         bot = create_bot(database=os.path.join(tmp, "bench.sqlite"))
+        bot.freeze_startup_objects = True  # as `python -m bot` does
         timer = Timer()
         async with simcord.run(bot, settle_timeout=300) as env:
             instrument_parsers(profile, bot)

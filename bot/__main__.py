@@ -50,6 +50,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 async def run(settings: Settings, *, force_sync: bool = False) -> None:
     assert settings.token is not None
     bot = create_bot(database=settings.database_path, settings=settings, force_sync=force_sync)
+    bot.freeze_startup_objects = True
     loop = asyncio.get_running_loop()
     closing: set[asyncio.Task[None]] = set()  # a reference, so the task is not collected
 

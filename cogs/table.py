@@ -76,7 +76,7 @@ class Table:
         self._publish_locks: dict[int, asyncio.Lock] = {}
         self._dm_channels: dict[int, discord.DMChannel] = {}
         self._pings: dict[int, int] = {}  # game id -> message mentioning the player to move
-        self._views: dict[tuple[int, int, int], Any] = {}
+        self._views: dict[tuple[int, int], tuple[int, Any]] = {}  # (game, seat) -> (version, view)
 
     @property
     def service(self) -> Any:
@@ -179,13 +179,15 @@ class Table:
     def view(self, record: Any, player: int) -> Any:
         """``record.game.view(player)``, memoised: a view computes the legal moves (claim
         proofs included) and one move is rendered several times."""
-        key = (record.id, record.version, player)
-        view = self._views.get(key)
-        if view is None:
+        # Only the latest version is ever asked for again: keep one view per seat, so
+        # the cache stays as small as the number of games (stale views filled it before).
+        key = (record.id, player)
+        hit = self._views.get(key)
+        if hit is None or hit[0] != record.version:
             if len(self._views) > 4096:
-                self._views.clear()
-            view = self._views[key] = record.game.view(player)
-        return view
+                self._views.clear()  # finished games' views
+            hit = self._views[key] = (record.version, record.game.view(player))
+        return hit[1]
 
     # ---------------------------------------------------------------- start
 
