@@ -188,7 +188,7 @@ async def answer_challenge(interaction: discord.Interaction, challenge_id: int, 
         allowed_mentions=discord.AllowedMentions.none(),
     )
     await table.start(record)
-    if table._take_dm_tip(record.id, interaction.user.id):
+    if await table._take_dm_tip(record.id, interaction.user.id):
         await interaction.followup.send(t("dm.closed"), ephemeral=True)
 
 

@@ -68,7 +68,7 @@ async def start_practice(
     )
     await table.start(record)
     bot.opponent.notice(await bot.service.get(record.id))
-    if table._take_dm_tip(record.id, user.id):
+    if await table._take_dm_tip(record.id, user.id):
         await interaction.followup.send(t("dm.closed"), ephemeral=True)
 
 

@@ -70,17 +70,22 @@ class Table:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self._names: dict[int, str] = {}
-        self._dm_closed: set[int] = set()  # users whose DMs refused us in this process
-        self._dm_tip_pending: set[tuple[int, int]] = set()  # (game id, user id) to tell once
-        self._dm_tip_told: set[tuple[int, int]] = set()
+        # Caches of what the database keeps across restarts (migration 4):
+        self._dm_closed: dict[int, bool] = {}  # user id -> their DMs refused us (dm_status)
+        self._dm_tip_pending: set[tuple[int, int]] = set()  # (game id, user id) to tell once (dm_tips)
+        self._dm_tips_loaded = False
         self._publish_locks: dict[int, asyncio.Lock] = {}
         self._dm_channels: dict[int, discord.DMChannel] = {}
-        self._pings: dict[int, int] = {}  # game id -> message mentioning the player to move
+        self._pings: dict[int, int | None] = {}  # game id -> its games.ping_message_id
         self._views: dict[tuple[int, int], tuple[int, Any]] = {}  # (game, seat) -> (version, view)
 
     @property
     def service(self) -> Any:
         return self.bot.service
+
+    @property
+    def db(self) -> Any:
+        return self.bot.db
 
     # ---------------------------------------------------------------- names
 
@@ -262,7 +267,7 @@ class Table:
         else:
             await interaction.followup.send(content, view=controls or discord.utils.MISSING, ephemeral=True)
         await self.publish(outcome, skip_dm=player if in_own_dm else None)
-        if self._take_dm_tip(record.id, interaction.user.id):
+        if await self._take_dm_tip(record.id, interaction.user.id):
             await interaction.followup.send(t("dm.closed"), ephemeral=True)
 
     async def select(
@@ -291,7 +296,7 @@ class Table:
         self.remember_name(interaction.user)
         names = await self.names(record)
         text = self.hand_text(record, player, names)
-        if self._take_dm_tip(game_id, interaction.user.id):
+        if await self._take_dm_tip(game_id, interaction.user.id):
             text = t("dm.closed") + "\n\n" + text
         await interaction.response.send_message(
             text, view=self.controls(record, player) or discord.utils.MISSING, ephemeral=True
@@ -364,9 +369,9 @@ class Table:
         """Edit the board in place; when the turn changes, mention the player to move in
         a short new message (an edit notifies nobody) and delete the previous one.
 
-        The board keeps its message id for the whole game, so a move costs no extra
-        database write; the mention's id is only kept in memory (after a restart an old
-        mention is merely left standing).
+        The board keeps its message id for the whole game; the mention's id is stored
+        (``games.ping_message_id``), one small write per turn, so that after a restart the
+        old mention is still deleted.
         """
         channel = self._channel(record)
         game = record.game
@@ -392,7 +397,11 @@ class Table:
 
     async def _ping(self, record: Any, channel: Any, board_id: int) -> None:
         """Mention the player to move once for this turn (nobody once the game is over)."""
-        previous = self._pings.pop(record.id, None)
+        if record.id in self._pings:
+            previous = self._pings.pop(record.id)
+        else:  # not seen since the bot started
+            previous = await self.db.get_ping_message_id(record.id)
+        new_id = None
         mover = record.current_user
         if mover is not None and mover != getattr(self.bot.user, "id", None):
             guild = record.guild_id or "@me"
@@ -402,7 +411,11 @@ class Table:
                 allowed_mentions=self._mentions(record, record.current_player),
                 suppress_embeds=True,
             )
-            self._pings[record.id] = message.id
+            new_id = message.id
+        if new_id is not None or previous is not None:
+            await self.db.set_ping_message_id(record.id, new_id)
+        if not record.game.is_over:
+            self._pings[record.id] = new_id
         if previous is not None:
             try:
                 await channel.get_partial_message(previous).delete()
@@ -413,7 +426,7 @@ class Table:
         user_id = record.players[player]
         message_id = record.dm_message_ids[player]
         if message_id is None:
-            if user_id in self._dm_closed:
+            if await self._dm_is_closed(user_id):
                 return
             new_id = await self._send_dm(record, player, names, drawn=drawn)
             if new_id is not None:
@@ -432,7 +445,7 @@ class Table:
             new_id = await self._send_dm(record, player, names, drawn=drawn)
             await self.service.set_message_ids(record.id, dm_message_ids={player: new_id})
         except discord.Forbidden:
-            self._dm_closed.add(user_id)
+            await self._set_dm_closed(user_id, True)
 
     async def _send_dm(
         self, record: Any, player: int, names: Sequence[str], *, drawn: Any = None
@@ -453,12 +466,11 @@ class Table:
                 log.info("user %s does not accept DMs (game %s)", user_id, record.id)
             else:
                 log.warning("DM to user %s refused (game %s): code %s", user_id, record.id, error.code)
-            self._dm_closed.add(user_id)
-            key = (record.id, user_id)
-            if key not in self._dm_tip_told:
-                self._dm_tip_pending.add(key)
+            await self._set_dm_closed(user_id, True)
+            if await self.db.queue_dm_tip(record.id, user_id, now=self.service.clock()):
+                self._dm_tip_pending.add((record.id, user_id))
             return None
-        self._dm_closed.discard(user_id)
+        await self._set_dm_closed(user_id, False)  # they opened their DMs again
         return message.id
 
     async def _dm_channel(self, user_id: int) -> discord.DMChannel | None:
@@ -476,13 +488,32 @@ class Table:
         self._dm_channels[user_id] = channel
         return channel
 
-    def _take_dm_tip(self, game_id: int, user_id: int) -> bool:
+    async def _dm_is_closed(self, user_id: int) -> bool:
+        closed = self._dm_closed.get(user_id)
+        if closed is None:
+            closed = self._dm_closed[user_id] = await self.db.dm_closed(user_id)
+        return closed
+
+    async def _set_dm_closed(self, user_id: int, closed: bool) -> None:
+        """Remember, in the database too, whether the user's DMs refuse us (written on a
+        change only)."""
+        if await self._dm_is_closed(user_id) != closed:
+            await self.db.set_dm_closed(user_id, closed, now=self.service.clock())
+            self._dm_closed[user_id] = closed
+
+    async def _take_dm_tip(self, game_id: int, user_id: int) -> bool:
+        """True once per player and game after a DM to them was refused: the caller then
+        tells them, privately, how to open their DMs. Stored, so a restart does not repeat it."""
+        if not self._dm_tips_loaded:
+            pending = await self.db.pending_dm_tips()
+            if not self._dm_tips_loaded:
+                self._dm_tip_pending.update(pending)
+                self._dm_tips_loaded = True
         key = (game_id, user_id)
-        if key in self._dm_tip_pending:
-            self._dm_tip_pending.discard(key)
-            self._dm_tip_told.add(key)
-            return True
-        return False
+        if key not in self._dm_tip_pending:
+            return False
+        self._dm_tip_pending.discard(key)
+        return bool(await self.db.take_dm_tip(game_id, user_id, now=self.service.clock()))
 
     # ---------------------------------------------------------------- helpers
 

@@ -539,6 +539,60 @@ class Database:
             == 1
         )
 
+    async def get_ping_message_id(self, game_id: int) -> int | None:
+        """The message mentioning the player to move in ``game_id`` (migration 4), if any."""
+        row = await self._one("SELECT ping_message_id FROM games WHERE id = ?", (game_id,))
+        return None if row is None else row["ping_message_id"]
+
+    async def set_ping_message_id(self, game_id: int, message_id: int | None) -> None:
+        await self._execute("UPDATE games SET ping_message_id = ? WHERE id = ?", (message_id, game_id))
+
+    # -- DMs (migration 4) -----------------------------------------------------------
+
+    async def dm_closed(self, user_id: int) -> bool:
+        """Whether the user's DMs refused the bot last time it tried."""
+        row = await self._one("SELECT closed FROM dm_status WHERE user_id = ?", (user_id,))
+        return row is not None and bool(row["closed"])
+
+    async def set_dm_closed(self, user_id: int, closed: bool, *, now: float) -> None:
+        await self._execute(
+            "INSERT INTO dm_status (user_id, closed, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET closed = excluded.closed, updated_at = excluded.updated_at",
+            (user_id, int(closed), now),
+        )
+
+    async def queue_dm_tip(self, game_id: int, user_id: int, *, now: float) -> bool:
+        """Note that ``user_id`` is to be told how to open their DMs in ``game_id``.
+        Returns False if they have been told already in that game (the tip is given once)."""
+        async with self._atomic():
+            await self._execute(
+                "INSERT INTO dm_tips (game_id, user_id, told, updated_at) VALUES (?, ?, 0, ?)"
+                " ON CONFLICT (game_id, user_id) DO NOTHING",
+                (game_id, user_id, now),
+            )
+            row = await self._one(
+                "SELECT told FROM dm_tips WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+            )
+        return row is not None and not row["told"]
+
+    async def take_dm_tip(self, game_id: int, user_id: int, *, now: float) -> bool:
+        """Mark a queued tip as told; True only for the one caller that did so."""
+        return (
+            await self._execute(
+                "UPDATE dm_tips SET told = 1, updated_at = ? WHERE game_id = ? AND user_id = ? AND told = 0",
+                (now, game_id, user_id),
+            )
+            == 1
+        )
+
+    async def pending_dm_tips(self) -> list[tuple[int, int]]:
+        """``(game_id, user_id)`` of the tips queued and not told yet, in active games."""
+        rows = await self._all(
+            "SELECT game_id, user_id FROM dm_tips WHERE told = 0"
+            " AND game_id IN (SELECT id FROM games WHERE status = 'active') ORDER BY game_id"
+        )
+        return [(row["game_id"], row["user_id"]) for row in rows]
+
     # -- moves -----------------------------------------------------------------------
 
     async def append_moves(

@@ -320,3 +320,34 @@ def test_sql_lives_only_in_the_storage_package() -> None:
         if "storage" not in path.relative_to(ROOT).parts and sql.search(path.read_text(encoding="utf-8"))
     ]
     assert offenders == []
+
+
+async def test_restart_state_of_the_table() -> None:
+    """Migration 4: the turn mention's id, closed DMs and the once-per-game DM tip."""
+    db = await new_db()
+    try:
+        gid = await add_game(db)
+        assert await db.get_ping_message_id(gid) is None
+        await db.set_ping_message_id(gid, 555)
+        assert await db.get_ping_message_id(gid) == 555
+        await db.set_ping_message_id(gid, None)
+        assert await db.get_ping_message_id(gid) is None
+
+        assert not await db.dm_closed(10)
+        await db.set_dm_closed(10, True, now=1)
+        assert await db.dm_closed(10)
+        await db.set_dm_closed(10, False, now=2)
+        assert not await db.dm_closed(10)
+
+        assert not await db.take_dm_tip(gid, 10, now=1)  # nothing queued
+        assert await db.queue_dm_tip(gid, 10, now=1)
+        assert await db.queue_dm_tip(gid, 10, now=1)  # still pending
+        assert await db.pending_dm_tips() == [(gid, 10)]
+        assert await db.take_dm_tip(gid, 10, now=2)
+        assert not await db.take_dm_tip(gid, 10, now=3)  # once
+        assert not await db.queue_dm_tip(gid, 10, now=4)  # told already in this game
+        assert await db.pending_dm_tips() == []
+        other = await add_game(db)
+        assert await db.queue_dm_tip(other, 10, now=5)  # a new game may tell again
+    finally:
+        await db.close()
