@@ -88,7 +88,9 @@ async def test_dm_tip_told_once_across_a_restart(tmp_path):
         )
         challenge = await alice.slash(channel, "schotten challenge", opponent=bob)
         accepted = await bob.click(challenge.response, label="Accept")
-        game_id = int(re.search(r"Game #(\d+)", accepted.response.content).group(1))
+        found = re.search(r"Game #(\d+)", accepted.response.content)
+        assert found is not None
+        game_id = int(found.group(1))
         assert len(tips(channel, bob)) == 1
         assert await first.db.dm_closed(bob.id)
         assert not await first.db.dm_closed(alice.id)
