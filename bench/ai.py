@@ -11,7 +11,7 @@ while ``--workers`` games run in parallel. Loop lag: ``choose_move`` at the stro
 runs in a ``ProcessPoolExecutor`` via ``loop.run_in_executor`` (as the bot will call it)
 while a ticker coroutine sleeps 10 ms and records how late it wakes up.
 
-Targets (issue 7): hard >= 95% vs random, >= 70% vs heuristic, p95 <= 1.5 s, lag <= 50 ms.
+Targets: hard >= 95% vs random, >= 70% vs heuristic, p95 <= 1.5 s, lag <= 50 ms.
 """
 
 from __future__ import annotations

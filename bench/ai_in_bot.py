@@ -1,4 +1,4 @@
-"""The event loop's lag while the AI thinks inside the bot (issue 7). Prints its figures.
+"""The event loop's lag while the AI thinks inside the bot. Prints its figures.
 
     python bench/ai_in_bot.py                  # direct: 3 practice games at hard, then simcord: 1
     python bench/ai_in_bot.py --games 5 --level hard --simcord-games 2

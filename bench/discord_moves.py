@@ -91,9 +91,10 @@ from simcord import interactions as _ix
 from simcord.backend.ops.base import BackendBase
 from simcord.enums import AppCommandType, InteractionType
 
+import cogs.table.messages as messages_module
+import cogs.table.table as table_module
 from bot.app import create_bot
 from bot.service import GameService
-from cogs import table as table_module
 from rules.moves import Claim, Draw, Pass, PlayCard
 
 TARGET_P99_MS = 50.0
@@ -195,7 +196,7 @@ def instrument(profile: Profile) -> None:
     )
     GameService._apply = profile.wrap_async(GameService._apply, "service")  # type: ignore[method-assign]
     for name in ("render_board", "render_hand", "render_last", "render_result", "code_block"):
-        setattr(table_module, name, profile.wrap_sync(getattr(table_module, name), "render"))
+        setattr(messages_module, name, profile.wrap_sync(getattr(messages_module, name), "render"))
 
 
 def instrument_gc(profile: Profile) -> None:

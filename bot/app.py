@@ -25,9 +25,14 @@ from types import TracebackType
 import discord
 from discord.ext import commands
 
+from bot.challenges import ChallengeService
+from bot.delivery import Delivery
+from bot.matches import MatchService
+from bot.names import NameBook
 from bot.opponent import Opponent
 from bot.service import GameService
 from bot.settings import Settings
+from bot.stats import Rankings
 from bot.stats import install as install_stats
 from bot.storage import Database
 from rules.claims import prepare
@@ -84,7 +89,10 @@ def _prepare_engine() -> None:
 
 
 class SchottenBot(commands.Bot):
-    """``bot.db``, ``bot.service`` and ``bot.settings`` are what the cogs use."""
+    """The bot and its services: the cogs reach stored state only through ``service``
+    (games and moves), ``challenges``, ``matches``, ``rankings`` and ``delivery``;
+    ``names`` knows display names and ``opponent`` plays the AI's seat. ``db`` is
+    theirs, not the cogs'."""
 
     def __init__(
         self,
@@ -106,7 +114,14 @@ class SchottenBot(commands.Bot):
         self.settings = settings
         self.db = Database(database)
         self.service = GameService(self.db, clock=_utc_timestamp, turn_timeout=settings.turn_timeout)
-        install_stats(self.service)  # ratings and matches, in the result's transaction
+        self.matches = MatchService(self.db, self.service)
+        install_stats(self.service, self.matches)  # ratings and matches, in the result's transaction
+        self.challenges = ChallengeService(
+            self.db, self.service, self.matches, clock=_utc_timestamp, timeout=settings.challenge_timeout
+        )
+        self.rankings = Rankings(self.db)
+        self.delivery = Delivery(self.db, clock=_utc_timestamp)
+        self.names = NameBook(self)
         # The AI's seat in practice games; its moves are computed in worker processes.
         self.opponent = Opponent(self.service, workers=settings.ai_workers, executor=ai_executor)
         self.sync_on_start = sync_commands
@@ -123,9 +138,11 @@ class SchottenBot(commands.Bot):
             await asyncio.to_thread(_prepare_engine)
             version = await self.db.migrate()
             log.info("Database %s at schema version %d", self.db.path, version)
+            await self.matches.load()
+            # Each cog registers its persistent components (DynamicItems) in its setup,
+            # before the gateway connects: buttons sent before a restart keep working.
             for extension in self.initial_extensions:
                 await self.load_extension(extension)
-            self.register_persistent_components()
             if self.sync_on_start:
                 await self.sync_commands(force=self.force_sync)
             if self.freeze_startup_objects:
@@ -137,16 +154,6 @@ class SchottenBot(commands.Bot):
         except BaseException:
             await self.db.close()  # its worker thread would keep the process alive
             raise
-
-    def register_persistent_components(self) -> None:
-        """Called once the cogs are loaded, before the gateway connects.
-
-        Components must be registered before the first interaction arrives so that
-        buttons of messages sent before a restart keep working. The cogs do it in their
-        own ``setup`` with ``bot.add_dynamic_items(...)``; override this to register
-        anything that is not a cog's.
-        """
-        log.debug("Persistent views registered: %d", len(self.persistent_views))
 
     # -- command sync ----------------------------------------------------------------
 

@@ -8,10 +8,22 @@ for logs and tests. Messages name game ids and user ids only, never cards.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from bot.service import GameRecord
+
+
+@dataclass(frozen=True)
+class UserRef:
+    """A user named in an error: the reply shows their display name, which the
+    service does not know (``cogs/ui/replies.py`` resolves it)."""
+
+    id: int
+
+    def __str__(self) -> str:
+        return f"#{self.id}"
 
 
 class ServiceError(Exception):
@@ -88,4 +100,5 @@ __all__ = [
     "NotAPlayer",
     "ServiceError",
     "StaleControl",
+    "UserRef",
 ]

@@ -1,4 +1,4 @@
-"""The bot's own AI opponent (issue 7): ``/schotten practice`` and challenging the bot.
+"""The bot's own AI opponent: ``/schotten practice`` and challenging the bot.
 
 A game against the AI is an ordinary game whose seat ``record.ai_player`` belongs to the
 bot's own user id; the service treats it like any player. :class:`Opponent` (one per

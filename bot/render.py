@@ -34,7 +34,8 @@ from typing import Any
 
 from bot.text import t
 from rules.cards import Card, Tactic, TacticKind
-from rules.moves import Claim, Deserter, Draw, Pass, PlayCard, Redeploy, Scout, ScoutReturn, Traitor
+from rules.game import LogMove, Resign
+from rules.moves import Claim, Deserter, Draw, Move, Pass, PlayCard, Redeploy, Scout, ScoutReturn, Traitor
 from rules.rulesets import get_ruleset
 
 WIDTH = 40
@@ -85,61 +86,54 @@ def _short_name(name: str, width: int = 16) -> str:
     return name if len(name) <= width else name[: width - 1] + "…"
 
 
-def render_move(player: int, move: Any, names: Sequence[str]) -> str:
-    """One public move as a sentence: ``"Alice played R7 at 3"``. A draw never says
-    which card was drawn."""
-    name = names[player]
-    if move is None or isinstance(move, ScoutReturn):
-        # Which cards went back is private to the scout, whoever's view this is.
-        return t("move.scout_return", name=name)
+def _move_parts(move: LogMove) -> tuple[str, dict[str, object]]:
+    """A move's catalogue key (after ``move.`` or ``choice.move.``) and its parameters:
+    the one place that takes a move apart into words."""
     if isinstance(move, PlayCard):
-        return t("move.play", name=name, card=card_text(move.card), stone=move.stone)
+        return "play", {"card": card_text(move.card), "stone": move.stone}
     if isinstance(move, Claim):
-        return t("move.claim", name=name, stone=move.stone)
+        return "claim", {"stone": move.stone}
     if isinstance(move, Pass):
-        return t("move.pass", name=name)
+        return "pass", {}
     if isinstance(move, Draw):
-        if move.deck == "tactic":
-            return t("move.draw_deck", name=name, deck=move.deck)
-        return t("move.draw", name=name)
-    tactic = _render_ruse(name, move)
-    if tactic is not None:
-        return tactic
-    text = str(move)
-    if text == "resign":
-        return t("move.resign", name=name)
-    if text in ("forfeit", "timeout"):
-        return t("move.forfeit", name=name)
-    return t("move.other", name=name, move=text)
-
-
-def _render_ruse(name: str, move: Any) -> str | None:
-    """A ruse as a sentence (issue 5), else None."""
+        return f"draw.{move.deck or 'none'}", {}
     if isinstance(move, Scout):
-        return t("move.scout", name=name)
+        return "scout", {}
+    if isinstance(move, ScoutReturn):
+        # The narration's text never names them: which cards went back is private.
+        return "return", {"first": card_text(move.cards[0]), "second": card_text(move.cards[1])}
     if isinstance(move, Redeploy):
+        params: dict[str, object] = {"card": card_text(move.card), "from_stone": move.from_stone}
         if move.to_stone is None:
-            return t(
-                "move.redeploy_discard", name=name, card=card_text(move.card), from_stone=move.from_stone
-            )
-        return t(
-            "move.redeploy",
-            name=name,
-            card=card_text(move.card),
-            from_stone=move.from_stone,
-            to_stone=move.to_stone,
-        )
+            return "redeploy_discard", params
+        return "redeploy", {**params, "to_stone": move.to_stone}
     if isinstance(move, Deserter):
-        return t("move.deserter", name=name, card=card_text(move.card), stone=move.stone)
+        return "deserter", {"card": card_text(move.card), "stone": move.stone}
     if isinstance(move, Traitor):
-        return t(
-            "move.traitor",
-            name=name,
-            card=card_text(move.card),
-            from_stone=move.from_stone,
-            to_stone=move.to_stone,
-        )
-    return None
+        return "traitor", {
+            "card": card_text(move.card),
+            "from_stone": move.from_stone,
+            "to_stone": move.to_stone,
+        }
+    if isinstance(move, Resign):
+        return "resign", {}
+    return "forfeit", {}
+
+
+def render_move(player: int, move: LogMove | None, names: Sequence[str]) -> str:
+    """One public move as a sentence: ``"Alice played R7 at 3"``. A draw never says
+    which card was drawn, a Scout's return never which cards went back (None: a move
+    the viewer may not see)."""
+    if move is None:
+        return t("move.return", name=names[player])
+    key, params = _move_parts(move)
+    return t(f"move.{key}", name=names[player], **params)
+
+
+def describe_move(move: Move) -> str:
+    """A legal move as a choice for its player: ``"Play R7 at stone 3"``."""
+    key, params = _move_parts(move)
+    return t(f"choice.move.{key}", **params)
 
 
 def last_turn(moves: Sequence[tuple[int, Any]]) -> tuple[int, list[Any]] | None:

@@ -66,7 +66,7 @@ class GameRecord:
     reminded: bool = False
     match_id: int | None = None
     first_player: int = 0  # engine player who moved first
-    ai_player: int | None = None  # engine seat of the bot's own AI (issue 7); None: two people
+    ai_player: int | None = None  # engine seat of the bot's own AI; None: two people
     ai_level: str | None = None  # the AI's difficulty (rules.ai LEVELS) when ai_player is set
 
     @property
@@ -105,8 +105,12 @@ class GameRecord:
             return 1
         return None
 
-    def user_of(self, player: int) -> int:
-        return self.players[player]
+    def require_player(self, user_id: int) -> int:
+        """Engine player (0/1) of ``user_id``; ``NotAPlayer`` for anyone else."""
+        player = self.player_of(user_id)
+        if player is None:
+            raise NotAPlayer(self.id, user_id)
+        return player
 
     def opponent_of(self, user_id: int) -> int | None:
         player = self.player_of(user_id)
@@ -131,18 +135,11 @@ class MoveOutcome:
 
 def options_to_dict(options: GameOptions) -> dict[str, Any]:
     """JSON-compatible form of ``GameOptions`` for the database."""
-    to_dict = getattr(options, "to_dict", None)
-    if callable(to_dict):
-        return dict(to_dict())
-    data = dataclasses.asdict(options)
-    return {key: getattr(value, "name", value) for key, value in data.items()}
+    return dict(options.to_dict())
 
 
 def options_from_dict(data: dict[str, Any]) -> GameOptions:
-    from_dict = getattr(GameOptions, "from_dict", None)
-    if callable(from_dict):
-        return from_dict(data)
-    return GameOptions(**data)
+    return GameOptions.from_dict(data)
 
 
 def _retrieve(task: asyncio.Task[Any]) -> None:
@@ -195,6 +192,13 @@ class GameService:
             return current if current.version >= record.version else record
         return record
 
+    async def reload(self, game_id: int) -> GameRecord:
+        """The game as stored now, whatever this process cached (another process, or an
+        operator's repair, may have changed it)."""
+        async with self._locks[game_id]:
+            self._cache.pop(game_id, None)
+            return await self.get(game_id)
+
     async def active_games_for(self, user_id: int) -> list[GameRecord]:
         """The user's active games, oldest first."""
         return [self._cached_or(row) for row in await self.db.active_games(user_id)]
@@ -244,10 +248,39 @@ class GameService:
         ai_player: int | None = None,
         ai_level: str | None = None,
     ) -> GameRecord:
-        """Start a game; ``players[0]`` becomes engine player 0. Forced moves at the
-        start (if the rules have any) are applied before it is stored. ``ai_player``:
-        the seat the bot's own AI plays (``players[ai_player]`` is the bot's user id),
-        at ``ai_level``; the AI's turns have no deadline."""
+        """Start a game; ``players[0]`` becomes engine player 0. ``ai_player``: the seat
+        the bot's own AI plays (``players[ai_player]`` is the bot's user id), at
+        ``ai_level``; the AI's turns have no deadline."""
+        async with self.db.transaction():
+            record = await self.insert_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                players=players,
+                options=options,
+                seed=seed,
+                first_player=first_player,
+                match_id=match_id,
+                ai_player=ai_player,
+                ai_level=ai_level,
+            )
+        self._cache[record.id] = record
+        return record
+
+    async def insert_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int | None,
+        players: tuple[int, int],
+        options: GameOptions,
+        seed: int | None = None,
+        first_player: int | None = None,
+        match_id: int | None = None,
+        ai_player: int | None = None,
+        ai_level: str | None = None,
+    ) -> GameRecord:
+        """:meth:`create_game` inside the caller's transaction (a challenge's answer, a
+        match's next game). Forced moves at the start, if any, are applied first."""
         if players[0] == players[1]:
             raise ValueError("a game needs two different players")
         if ai_player not in (None, 0, 1):
@@ -259,25 +292,25 @@ class GameService:
         self._apply_forced(game)
         now = self.clock()
         deadline = None if game.is_over else self._deadline(ai_player, game, now)
-        async with self.db.transaction():
-            game_id = await self.db.insert_game(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                players=players,
-                options=options_to_dict(options),
-                seed=seed,
-                first_player=starter,
-                match_id=match_id,
-                state=game.to_dict(),
-                version=game.version,
-                now=now,
-                deadline=deadline,
-                ai_player=ai_player,
-                ai_level=ai_level,
-            )
-            if game.log:
-                await self.db.append_moves(game_id, self._entries(game, 0), version=game.version, now=now)
-        record = GameRecord(
+        game_id = await self.db.insert_game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            players=players,
+            options=options_to_dict(options),
+            seed=seed,
+            first_player=starter,
+            match_id=match_id,
+            state=game.to_dict(),
+            version=game.version,
+            now=now,
+            deadline=deadline,
+            ai_player=ai_player,
+            ai_level=ai_level,
+        )
+        if game.log:
+            await self.db.append_moves(game_id, self._entries(game, 0), version=game.version, now=now)
+        log.info("Game %d created (guild %s, channel %s)", game_id, guild_id, channel_id)
+        return GameRecord(
             id=game_id,
             guild_id=guild_id,
             channel_id=channel_id,
@@ -296,16 +329,15 @@ class GameService:
             ai_player=ai_player,
             ai_level=ai_level,
         )
-        self._cache[game_id] = record
-        log.info("Game %d created (guild %s, channel %s)", game_id, guild_id, channel_id)
-        return record
 
     # -- moving ----------------------------------------------------------------------
 
     async def apply(
         self, game_id: int, user_id: int, move: Move | str, *, expected_version: int | None = None
     ) -> MoveOutcome:
-        """Apply ``user_id``'s ``move`` (a ``Move`` or its text notation) to the game.
+        """Apply ``user_id``'s ``move`` to the game. The bot's controls and commands send
+        ``Move`` values; text in the move notation (scripts, tests) is parsed here, as a
+        move of the rules only (resigning goes through :meth:`resign`).
 
         ``expected_version`` is the version the control was made for; if the game is
         elsewhere now, ``StaleControl`` is raised and nothing changes. Raises
@@ -319,9 +351,7 @@ class GameService:
     ) -> MoveOutcome:
         async with self._locks[game_id]:
             record = await self._active(game_id, expected_version)
-            player = record.player_of(user_id)
-            if player is None:
-                raise NotAPlayer(game_id, user_id)
+            player = record.require_player(user_id)
             if isinstance(move, str):
                 move = parse_move(move, max_value=record.game.ruleset.max_value)
             game = record.game.clone()
@@ -344,9 +374,7 @@ class GameService:
     async def _resign(self, game_id: int, user_id: int, expected_version: int | None) -> MoveOutcome:
         async with self._locks[game_id]:
             record = await self._active(game_id, expected_version)
-            player = record.player_of(user_id)
-            if player is None:
-                raise NotAPlayer(game_id, user_id)
+            player = record.require_player(user_id)
             game = record.game.clone()
             applied = game.resign(player)
             outcome = await self._commit(record, game, [applied] if applied is not None else [])
@@ -416,7 +444,9 @@ class GameService:
             )
             if record.is_active:
                 self._cache[game_id] = record
-            return record
+        if not record.is_active:
+            self._locks.pop(game_id, None)
+        return record
 
     # -- internals -------------------------------------------------------------------
 
@@ -511,6 +541,7 @@ class GameService:
             raise
         if finished:
             self._cache.pop(record.id, None)
+            self._locks.pop(record.id, None)  # a finished game takes no more requests
             log.info("Game %d finished: %s", record.id, game.result)
         else:
             self._cache[record.id] = new

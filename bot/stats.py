@@ -1,34 +1,29 @@
-"""Ratings, matches and player statistics on top of the storage (issue 6).
+"""Ratings and player statistics on top of the storage.
 
-* :func:`rate_result` and :func:`match_hook` are ``GameService.result_hooks``: they run
-  inside the transaction of the move that finished a game, right after its result row
-  is written, so a result, its rating changes, the match score and the match's next
-  game commit together or not at all. :func:`install` registers them.
+* :func:`rate_result` is a ``GameService`` result hook: it runs inside the transaction
+  of the move that finished a game, right after its result row is written, so a result
+  and its rating changes commit together or not at all. :func:`install` registers it.
 * Ratings are Elo (see :mod:`bot.ratings` for why and the parameters), kept per scope:
   ``global`` for every game and ``guild:<id>`` for the games of one server. A game
   played in DMs (no guild) counts for the global rating only. Every finished game is
   rated: resigning and running out of time are losses; a draw (both passed with equal
   stones) is a draw. A declined or expired challenge never becomes a game, so it
   counts for nothing.
-* Matches: the rulebook's scoring (:func:`rules.game.match_points`: the winner 5 points,
-  the loser 1 per stone owned). When a game of a match ends and nobody has reached the
-  target, the next game is created in the same transaction: the previous winner moves
-  first; after a draw, the player who did not start the previous game starts. When both
-  reach the target in the same game, the higher score wins the match; equal scores play
-  on.
-* :func:`player_stats` gathers what ``/schotten stats`` shows.
+* Matches are scored by :mod:`bot.matches`, whose hook :func:`install` registers after
+  the rating hook.
+* :class:`Rankings` reads what ``/schotten leaderboard`` and ``/schotten stats`` show.
 """
 
 from __future__ import annotations
 
-import secrets
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from bot.matches import MatchService, next_first_player, next_match_game
 from bot.ratings import GLOBAL_SCOPE, INITIAL_RATING, elo_update, guild_scope, score_for
-from bot.storage import Database, MatchRow, RatingRow, ResultRow
-from rules.game import Game, GameOptions, Result, match_points
+from bot.storage import Database, RatingRow, ResultRow
 
 if TYPE_CHECKING:
     from bot.service import GameRecord, GameService
@@ -47,8 +42,8 @@ def _new_rating(scope: str, user_id: int, now: float) -> RatingRow:
 
 async def rate_result(db: Database, record: GameRecord, result: ResultRow) -> None:
     """Update both players' ratings in every scope of the game (a result hook). A
-    practice game against the bot's AI (issue 7) is not rated."""
-    if getattr(record, "ai_player", None) is not None:
+    practice game against the bot's AI is not rated."""
+    if record.vs_ai:
         return
     await rate(db, result)
 
@@ -83,89 +78,10 @@ async def rate(db: Database, result: ResultRow) -> None:
             )
 
 
-# ------------------------------------------------------------------------ matches
-
-
-def match_winner(match: MatchRow, scores: tuple[int, int]) -> int | None:
-    """The user id who won the match at ``scores``, None while it goes on."""
-    if max(scores) < match.target or scores[0] == scores[1]:
-        return None
-    return match.players[0] if scores[0] > scores[1] else match.players[1]
-
-
-def next_first_player(record: GameRecord, result: Result) -> int:
-    """Engine player who starts the next game of a match: the winner; after a draw,
-    the player who did not start this one."""
-    return (1 - record.first_player) if result.winner is None else result.winner
-
-
-def match_hook(service: GameService) -> Any:
-    """A result hook that scores ``service``'s match games and starts the next one."""
-
-    async def hook(db: Database, record: GameRecord, result: ResultRow) -> None:
-        if record.match_id is None:
-            return
-        match = await db.get_match(record.match_id)
-        if match is None or match.status != "active":
-            return
-        engine_result = Result(result.winner, result.reason, result.stones)
-        points = match_points(engine_result)
-        # Match scores are by match player; the game's players are in the match's order,
-        # but map by user id all the same.
-        scores = [match.scores[0], match.scores[1]]
-        for player, user_id in enumerate(record.players):
-            scores[match.players.index(user_id)] += points[player]
-        total = (scores[0], scores[1])
-        winner_id = match_winner(match, total)
-        now = result.finished_at
-        await db.update_match(match.id, scores=total, games=match.games + 1, winner_id=winner_id, now=now)
-        if winner_id is not None:
-            return
-        first = record.players[next_first_player(record, engine_result)]
-        await insert_match_game(service, db, match, first_user=first, now=now)
-
-    return hook
-
-
-async def insert_match_game(
-    service: GameService, db: Database, match: MatchRow, *, first_user: int, now: float
-) -> int:
-    """Create the next game of ``match`` (inside the caller's transaction); its id."""
-    options = GameOptions.from_dict(match.options)
-    seed = secrets.randbits(62)
-    first_player = match.players.index(first_user)
-    game = Game.new(seed=seed, options=options, first_player=first_player)
-    service._apply_forced(game)
-    game_id = await db.insert_game(
-        guild_id=match.guild_id,
-        channel_id=match.channel_id,
-        players=match.players,
-        options=options.to_dict(),
-        seed=seed,
-        first_player=first_player,
-        match_id=match.id,
-        state=game.to_dict(),
-        version=game.version,
-        now=now,
-        deadline=None if game.is_over else now + service.turn_timeout,
-    )
-    if game.log:
-        await db.append_moves(game_id, service._entries(game, 0), version=game.version, now=now)
-    return game_id
-
-
-async def next_match_game(db: Database, match_id: int) -> int | None:
-    """The active game of a match, if any (the one that follows a finished game)."""
-    for row in reversed(await db.match_games(match_id)):
-        if row.status == "active":
-            return row.id
-    return None
-
-
-def install(service: GameService) -> None:
-    """Register the rating and match hooks on ``service`` (ratings first)."""
+def install(service: GameService, matches: MatchService | None = None) -> None:
+    """Register the result hooks on ``service``: ratings first, then the match score."""
     service.result_hooks.append(rate_result)
-    service.result_hooks.append(match_hook(service))
+    service.result_hooks.append((matches or MatchService(service.db, service)).result_hook)
 
 
 # -------------------------------------------------------------------------- stats
@@ -254,3 +170,69 @@ async def player_stats(
         if caller_id is None or caller_id == user_id
         else await db.head_to_head(caller_id, user_id),
     )
+
+
+# ---------------------------------------------------------------------- rankings
+
+LEADERBOARD_PAGE_SIZE = 10
+
+
+@dataclass(frozen=True)
+class LeaderboardPage:
+    scope: str
+    page: int  # from 0; the last page when more was asked for
+    pages: int
+    first_rank: int
+    rows: list[RatingRow]
+
+
+RatingChange = tuple[int, float, float]  # user id, rating before, after
+
+
+class Rankings:
+    """What the leaderboard, the stats and the end of a game read about ratings."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def page(
+        self, scope: str, page: int, *, size: int = LEADERBOARD_PAGE_SIZE
+    ) -> LeaderboardPage | None:
+        """One page of ``scope``'s leaderboard; None when nobody is rated there."""
+        total = await self.db.leaderboard_size(scope)
+        if total == 0:
+            return None
+        pages = math.ceil(total / size)
+        page = max(0, min(page, pages - 1))
+        rows = await self.db.leaderboard_page(scope, offset=page * size, limit=size)
+        return LeaderboardPage(scope, page, pages, page * size + 1, rows)
+
+    async def changes(self, game_id: int, scope: str) -> list[RatingChange]:
+        """The rating changes a finished game made in ``scope``."""
+        return [
+            (user_id, before, after)
+            for change_scope, user_id, before, after in await self.db.rating_changes(game_id)
+            if change_scope == scope
+        ]
+
+    async def player(
+        self, user_id: int, *, guild_id: int | None, caller_id: int | None
+    ) -> PlayerStats | None:
+        return await player_stats(self.db, user_id, guild_id=guild_id, caller_id=caller_id)
+
+
+__all__ = [
+    "LeaderboardPage",
+    "MatchService",
+    "PlayerStats",
+    "Rankings",
+    "RecentResult",
+    "install",
+    "next_first_player",
+    "next_match_game",
+    "player_stats",
+    "rate",
+    "rate_result",
+    "scopes_for",
+    "streaks",
+]

@@ -12,6 +12,7 @@ translated exactly like any other message.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -73,10 +74,11 @@ CATALOGUE: dict[str, str] = {
     "move.play": "{name} played {card} at {stone}",
     "move.claim": "{name} claimed stone {stone}",
     "move.pass": "{name} passed",
-    "move.draw": "{name} drew a card",
+    "move.draw.clan": "{name} drew a card",
+    "move.draw.tactic": "{name} drew a tactic card",
+    "move.draw.none": "{name} ended their turn (both decks are empty)",
     "move.resign": "{name} resigned",
     "move.forfeit": "{name} ran out of time",
-    "move.other": "{name}: {move}",
     # ---------------------------------------------------------------- results
     "result.win.three_adjacent": "{winner} wins with three adjacent stones.",
     "result.win.five_stones": "{winner} wins with five stones.",
@@ -205,7 +207,7 @@ CATALOGUE: dict[str, str] = {
         "**End**: the game ends at once when a player owns three adjacent stones or any five "
         "stones. `/schotten resign` gives up; a player who doesn't move in time forfeits."
     ),
-    # "rules.tactics" and one topic per tactic card: in the issue 5 section below.
+    # "rules.tactics" and one topic per tactic card: in the tactics section below.
     "rules.decisions": (
         "**Our decisions** where the rulebook is silent:\n"
         "- If both players pass in a row, every stone that can be decided now is decided and the "
@@ -222,7 +224,7 @@ CATALOGUE: dict[str, str] = {
         "draw, the player who did not start the last game starts. If both reach the target "
         "in the same game, the higher score wins; equal scores play another game."
     ),
-    # ------------------------------------------- ratings, stats, matches, rematch (issue 6)
+    # ------------------------------------------------ ratings, stats, matches, rematch
     "cmd.leaderboard": "The best rated players of this server or of everywhere",
     "cmd.leaderboard.scope": "This server's ratings or the global ones",
     "choice.scope.server": "this server",
@@ -270,7 +272,8 @@ CATALOGUE: dict[str, str] = {
     "error.rematch_not_player": "Only the two players of game #{game_id} can ask for a rematch.",
     "error.rematch_no_channel": "A rematch is offered in the game's server channel.",
     "error.rematch_match_running": "Match #{match_id} is still going on; finish it first.",
-    # ------------------------------------------------- practice vs the AI (issue 7)
+    "error.rematch_in_progress": "Game #{game_id} is still being played; ask for a rematch once it is over.",
+    # ------------------------------------------------------------ practice vs the AI
     "cmd.practice": "Play a practice game against me (the AI); it does not count for ratings",
     "cmd.practice.difficulty": "How well I play",
     "choice.level.random": "random (I play any legal move)",
@@ -292,7 +295,7 @@ CATALOGUE: dict[str, str] = {
     "error.practice_existing": "You already have a practice game with me here: game #{game_id}.",
 }
 
-# ------------------------------------------------------ tactics at the table (issue 5)
+# -------------------------------------------------------------- tactics at the table
 CATALOGUE.update(
     {
         "cmd.move": "Make any move by its notation, tactic cards too (pick from the suggestions)",
@@ -307,7 +310,7 @@ CATALOGUE.update(
         "choice.move.pass": "Pass",
         "choice.move.draw.clan": "Draw a clan card",
         "choice.move.draw.tactic": "Draw a tactic card",
-        "choice.move.draw_none": "End turn (both decks are empty)",
+        "choice.move.draw.none": "End turn (both decks are empty)",
         "choice.move.scout": "Scout: draw three cards, then put two back",
         "choice.move.return": "Put back {first} and {second} ({second} ends on top)",
         "choice.move.redeploy": "Redeploy: your {card} from stone {from_stone} to stone {to_stone}",
@@ -347,8 +350,7 @@ CATALOGUE.update(
         "tactics.opponent_known": "Your opponent drew what you put back and still holds: {cards}",
         # Public move lines (a Scout return never names its cards).
         "move.scout": "{name} played Scout",
-        "move.scout_return": "{name} put two cards back",
-        "move.draw_deck": "{name} drew a {deck} card",
+        "move.return": "{name} put two cards back",
         "move.redeploy": "{name} redeployed {card} from {from_stone} to {to_stone}",
         "move.redeploy_discard": "{name} redeployed {card} from {from_stone} to the discard",
         "move.deserter": "{name} sent a Deserter: {card} at {stone} discarded",
@@ -451,12 +453,9 @@ def t(key: str, /, **params: Any) -> str:
         return template
 
 
-def has(key: str) -> bool:
-    return key in CATALOGUE
-
-
-def error_text(error: BaseException) -> str:
-    """Translate an engine or service error by its ``code`` (and ``params``).
+def error_text(error: BaseException, *, resolve: Callable[[object], object] | None = None) -> str:
+    """Translate an engine or service error by its ``code`` (and ``params``);
+    ``resolve`` may replace parameter values first (a user id by their name).
 
     Errors without a known code get the generic text: exception messages are never
     shown to users (they are English and might name things the user must not see).
@@ -469,7 +468,7 @@ def error_text(error: BaseException) -> str:
         log.warning("no catalogue text for error code %r", code)
         return t("error.generic")
     params = dict(getattr(error, "params", None) or {})
-    params = {k: _plain(v) for k, v in params.items()}
+    params = {k: _plain(resolve(v) if resolve else v) for k, v in params.items()}
     return t(key, **params)
 
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime
-from typing import Any
 
 import discord
 from discord.ext import commands, tasks
 
+from bot.app import SchottenBot
 from bot.text import t
-from cogs.challenge import expire_due, now
-from cogs.table import table_for
+from cogs.lobby import Lobby
+from cogs.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -26,8 +26,10 @@ INTERVAL = 60.0  # seconds between checks; turns last hours, so a minute late is
 
 
 class Timers(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: SchottenBot, table: Table, lobby: Lobby) -> None:
         self.bot = bot
+        self.table = table
+        self.lobby = lobby
 
     async def cog_load(self) -> None:
         self.tick.start()
@@ -48,18 +50,16 @@ class Timers(commands.Cog):
         await self.bot.wait_until_ready()
 
     async def run_once(self) -> None:
-        bot: Any = self.bot
-        await expire_due(bot)
-        current = now()
-        settings = bot.settings
-        table = table_for(bot)
-        if settings.turn_reminder:
-            for record in await bot.service.games_to_remind(settings.turn_reminder, now=current):
+        await self.lobby.expire_due()
+        service = self.bot.service
+        reminder = self.bot.settings.turn_reminder
+        if reminder:
+            for record in await service.games_to_remind(reminder):
                 if record.current_user is None or record.deadline is None:
                     continue
-                if not await bot.service.mark_reminded(record.id, record.version):
+                if not await service.mark_reminded(record.id, record.version):
                     continue
-                channel = table._channel(record)
+                channel = self.table.channel(record)
                 if channel is None:
                     continue
                 deadline = discord.utils.format_dt(datetime.fromtimestamp(record.deadline, tz=UTC), "R")
@@ -77,9 +77,8 @@ class Timers(commands.Cog):
                     )
                 except discord.HTTPException:
                     log.info("could not remind game %s", record.id)
-        for outcome in await bot.service.forfeit_overdue(now=current):
-            await table.publish(outcome)
+        for outcome in await service.forfeit_overdue():
+            await self.table.publish(outcome)
 
 
-async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(Timers(bot))
+__all__ = ["INTERVAL", "Timers"]

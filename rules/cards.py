@@ -12,14 +12,6 @@ import enum
 from rules.errors import NotationError
 
 COLOURS = "ROYGBP"
-COLOUR_NAMES = {
-    "R": "red",
-    "O": "orange",
-    "Y": "yellow",
-    "G": "green",
-    "B": "blue",
-    "P": "purple",
-}
 MAX_VALUE = 10  # Battle Line; Schotten-Totten uses 1-9 of the same cards
 
 

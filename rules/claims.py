@@ -4,7 +4,7 @@
   ``best_theirs``); the game uses it for legal moves and to explain a failed claim.
 - :func:`claim_is_provable` is the public contract: the same answer as a bool.
 
-The rule (RULES.md, Claims): if the opponent's side is complete the two sides are
+The rule (`docs/rules.md`, Claims): if the opponent's side is complete the two sides are
 compared and a tie goes to the side completed first. If it is incomplete, the claim holds
 only if no completion of it from the clan cards not on the table (deck and both hands)
 beats the claimer's side; an equal completion does not beat it, since the claimer

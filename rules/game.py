@@ -8,7 +8,8 @@ Internally stones are 0-8 and the decks are lists whose *end* is the top; the AP
 the notation use stones 1-9. The clan cards not on the table (deck and both hands) are
 kept as an int bit mask (``1 << card.id``) for the claim proofs.
 
-Decisions where RULES.md leaves a detail open (the bot's rules help should say them too):
+Decisions where the rulebook leaves a detail open (`docs/rules.md` and `/schotten rules
+decisions` say them too):
 
 - A turn: claims -> play (or pass) -> claims (standard timing only) -> draw. A pass ends
   the turn at once (no draw); a claim never ends it. With both decks empty the draw is
@@ -446,9 +447,6 @@ class Game:
     @property
     def stones(self) -> tuple[StoneView, ...]:
         return tuple(self.stone(n) for n in range(1, STONES + 1))
-
-    def stones_owned(self, player: int) -> int:
-        return sum(1 for o in self._owner if o == player)
 
     def unplayed_clan_cards(self) -> list[ClanCard]:
         """The clan cards not on the table (deck and both hands), as the proofs see them."""

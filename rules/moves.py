@@ -23,7 +23,6 @@ from rules.cards import MAX_VALUE, Card, parse_card
 from rules.errors import NotationError
 
 Deck = Literal["clan", "tactic"]
-DECKS: tuple[Deck, ...] = ("clan", "tactic")
 
 
 @dataclass(frozen=True, slots=True)

@@ -776,7 +776,7 @@ class Database:
             == 1
         )
 
-    # -- player stats and leaderboard pages (issue 6) -----------------------------------
+    # -- player stats and leaderboard pages --------------------------------------------
 
     async def leaderboard_page(
         self, scope: str, *, offset: int = 0, limit: int = 10, min_games: int = 1
@@ -839,7 +839,7 @@ class Database:
         )
         return [(row["scope"], row["user_id"], row["before"], row["after"]) for row in rows]
 
-    # -- matches (issue 6) ---------------------------------------------------------------
+    # -- matches -------------------------------------------------------------------------
 
     async def insert_match(
         self,

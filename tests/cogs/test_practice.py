@@ -1,4 +1,4 @@
-"""Practice games against the bot's AI (issue 7), through simcord.
+"""Practice games against the bot's AI, through simcord.
 
 The AI runs in a ``ThreadPoolExecutor`` injected through ``create_bot`` (simcord waits
 for executor work when it settles); one test runs the production process pool.

@@ -18,7 +18,6 @@ import discord
 import pytest
 
 from bot.render import WIDTH
-from cogs.table import table_for
 from rules.cards import parse_card
 from rules.game import Game
 from tests.cogs import test_full_game
@@ -120,11 +119,9 @@ async def arrange(
         reminded=False,
         now=time.time(),
     )
-    bot.service._cache[game_id] = record
-    table = table_for(bot)
-    getattr(table, "_views", {}).clear()  # views memoised by version: this one changed in place
-    await table._publish(record, [], turn_changed=False)
-    return record
+    cog = bot.get_cog("Schotten")
+    await cog.table.refresh(game_id)  # the state changed in place, at the same version
+    return await bot.service.get(game_id)
 
 
 def comps(message: Any) -> list[dict[str, Any]]:
@@ -678,12 +675,13 @@ def test_tactic_controls_fit_discord_limits_and_only_offer_legal_moves():
     """Random tactics games: at every position the hand controls (with every ruse, target,
     destination and return choice) stay within Discord's limits, and every move a control
     can make is legal."""
-    from cogs.controls import hand_controls
+    from cogs.ui.components import Selection
+    from cogs.ui.layouts import hand_controls
     from rules.game import GameOptions
     from rules.moves import parse_move
 
     def check(view: Any, legal: set[str], **selection: Any) -> discord.ui.View | None:
-        controls = hand_controls(7, view.version, view, **selection)
+        controls = hand_controls(7, view.version, view, Selection(**selection))
         if controls is None:
             return None
         rows: dict[int, int] = {}
@@ -726,7 +724,8 @@ def test_tactic_controls_fit_discord_limits_and_only_offer_legal_moves():
 
 
 def test_more_targets_than_a_select_holds_are_chosen_stone_first():
-    from cogs.controls import hand_controls
+    from cogs.ui.components import Selection
+    from cogs.ui.layouts import hand_controls
     from rules.game import GameOptions
 
     d = Game.new(1, GameOptions(tactics=True), first_player=0).to_dict()
@@ -740,7 +739,7 @@ def test_more_targets_than_a_select_holds_are_chosen_stone_first():
     view = game.view(0)
 
     def target_options(**selection: Any) -> list[Any]:
-        controls = hand_controls(1, game.version, view, card="Redeploy", **selection)
+        controls = hand_controls(1, game.version, view, Selection(card="Redeploy", **selection))
         select = next(i.item for i in controls.children if i.item.custom_id.startswith("st:tgt:"))
         return select.options
 
@@ -750,7 +749,7 @@ def test_more_targets_than_a_select_holds_are_chosen_stone_first():
     cards = [str(c) for c in game.stone(3).sides[0]]
     second = target_options(target="3")
     assert [o.value for o in second] == ["1", "2", *(f"3.{c}" for c in cards), *map(str, range(4, 10))]
-    controls = hand_controls(1, game.version, view, card="Redeploy", target=f"3.{cards[0]}")
+    controls = hand_controls(1, game.version, view, Selection(card="Redeploy", target=f"3.{cards[0]}"))
     dest = next(i.item for i in controls.children if i.item.custom_id.startswith("st:dst:"))
     assert [o.value for o in dest.options] == ["discard"]  # every own side is full
 

@@ -1,4 +1,4 @@
--- Version 3: games against the bot's own AI (issue 7, /schotten practice).
+-- Version 3: games against the bot's own AI (/schotten practice).
 -- ai_player: the engine seat (0/1) the AI plays, whose Discord user is the bot itself;
 --            NULL for a game between two people. Ratings and leaderboards skip games
 --            where it is set (a practice game is not a rated result).

@@ -1,0 +1,167 @@
+"""``ChallengeService``: challenges from their creation to a game, a refusal or expiry.
+
+A challenge is a row (so it survives a restart); every answer is a conditional update
+of that row (``status = 'pending'``), so of two answers that race (Accept and expiry,
+or two clicks) exactly one wins, in one process or several. Accepting inserts the game
+(and a match's first game) in the same transaction as the answer: a challenge is
+accepted with its game, or not at all.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.errors import ServiceError, UserRef
+from bot.matches import MatchService
+from bot.service import GameRecord, GameService
+from bot.storage import ChallengeRow, Database
+from rules.game import GameOptions
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """A challenge as the table shows it."""
+
+    row: ChallengeRow
+    options: GameOptions
+    points: int | None  # a match to this many points; None: a single game
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+
+def _challenge(row: ChallengeRow) -> Challenge:
+    points = row.options.get("points")
+    return Challenge(row, GameOptions.from_dict(row.options), int(points) if points else None)
+
+
+class ChallengeService:
+    def __init__(
+        self,
+        db: Database,
+        games: GameService,
+        matches: MatchService,
+        *,
+        clock: Callable[[], float],
+        timeout: float,
+    ) -> None:
+        self.db = db
+        self.games = games
+        self.matches = matches
+        self.clock = clock
+        self.timeout = timeout
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        options: GameOptions,
+        points: int | None = None,
+    ) -> Challenge:
+        """A new pending challenge. Refused while the two already play in this channel
+        or one of them has an open challenge to the other here."""
+        if challenger_id == opponent_id:
+            raise ServiceError("challenge_self")
+        if await self._playing_here(challenger_id, opponent_id, channel_id):
+            raise ServiceError("challenge_existing", opponent=UserRef(opponent_id))
+        now = self.clock()
+        for pending in await self.db.pending_challenges(user_id=challenger_id):
+            if (
+                pending.channel_id == channel_id
+                and {pending.challenger_id, pending.opponent_id} == {challenger_id, opponent_id}
+                and pending.expires_at > now
+            ):
+                raise ServiceError("challenge_pending", opponent=UserRef(opponent_id))
+        row = await self.db.create_challenge(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenger_id=challenger_id,
+            opponent_id=opponent_id,
+            options={**options.to_dict(), **({"points": points} if points else {})},
+            now=now,
+            expires_at=now + self.timeout,
+        )
+        return _challenge(row)
+
+    async def set_message(self, challenge_id: int, message_id: int) -> None:
+        await self.db.set_challenge_message(challenge_id, message_id)
+
+    async def check(self, challenge_id: int, user_id: int) -> None:
+        """Refuse at once what :meth:`accept` would refuse for this user and challenge."""
+        await self._open(challenge_id, user_id)
+
+    async def _open(self, challenge_id: int, user_id: int) -> ChallengeRow:
+        row = await self.db.get_challenge(challenge_id)
+        if row is None or row.status != "pending" or row.expires_at <= self.clock():
+            raise ServiceError("challenge_gone")
+        if row.opponent_id is None:
+            raise ServiceError("challenge_gone")  # open challenges are not made by this bot
+        if user_id != row.opponent_id:
+            raise ServiceError("challenge_not_yours", opponent=UserRef(row.opponent_id))
+        return row
+
+    async def decline(self, challenge_id: int, user_id: int) -> Challenge:
+        row = await self._open(challenge_id, user_id)
+        if not await self.db.resolve_challenge(challenge_id, "declined"):
+            raise ServiceError("challenge_gone")
+        return _challenge(row)
+
+    async def accept(self, challenge_id: int, user_id: int) -> tuple[Challenge, GameRecord]:
+        """Start the challenge's game (and match). Raises ``ServiceError`` and changes
+        nothing if the challenge is no longer open or the two already play here."""
+        row = await self._open(challenge_id, user_id)
+        if await self._playing_here(row.challenger_id, user_id, row.channel_id):
+            await self.db.resolve_challenge(challenge_id, "cancelled")
+            raise ServiceError("challenge_existing", opponent=UserRef(row.challenger_id))
+        async with self.db.transaction():
+            row = await self._open(challenge_id, user_id)  # again, inside the transaction
+            challenge = _challenge(row)
+            players = (row.challenger_id, user_id)
+            match_id = None
+            if challenge.points:
+                match = await self.matches.create(
+                    guild_id=row.guild_id,
+                    channel_id=row.channel_id,
+                    players=players,
+                    options=challenge.options,
+                    target=challenge.points,
+                )
+                match_id = match.id
+            record = await self.games.insert_game(
+                guild_id=row.guild_id,
+                channel_id=row.channel_id,
+                players=players,
+                options=challenge.options,
+                match_id=match_id,
+            )
+            if not await self.db.resolve_challenge(challenge_id, "accepted", game_id=record.id):
+                raise ServiceError("challenge_gone")  # rolls the game back
+        if match_id is not None:
+            await self.matches.refresh(match_id)
+        log.info("Challenge %d accepted: game %d", challenge_id, record.id)
+        return challenge, record
+
+    async def expire_due(self) -> list[Challenge]:
+        """Expire every pending challenge past its time; the ones this call expired."""
+        expired = []
+        for row in await self.db.expired_challenges(self.clock()):
+            if await self.db.resolve_challenge(row.id, "expired"):
+                expired.append(_challenge(row))
+        return expired
+
+    async def _playing_here(self, a: int, b: int, channel_id: int) -> bool:
+        return any(
+            record.channel_id == channel_id and b in record.players
+            for record in await self.games.active_games_for(a)
+        )
+
+
+__all__ = ["Challenge", "ChallengeService"]

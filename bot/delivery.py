@@ -1,0 +1,86 @@
+"""``Delivery``: what the bot remembers about reaching players, kept across restarts.
+
+* Whether a user's DMs refused the bot (``dm_status``), so it stops trying until they
+  use a command again.
+* A tip owed to a player whose DM was refused: told once per game, privately, the next
+  time they use the bot (``dm_tips``).
+* The message that mentions the player to move (``games.ping_message_id``): deleted
+  when the next turn's mention is posted, also after a restart.
+
+The in-memory maps only save database round trips: every change is written first, and
+a game's entries are dropped when it ends (:meth:`Delivery.forget_game`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.storage import Database
+
+
+class Delivery:
+    def __init__(self, db: Database, *, clock: Callable[[], float]) -> None:
+        self.db = db
+        self.clock = clock
+        self._dm_closed: dict[int, bool] = {}
+        self._tips: set[tuple[int, int]] | None = None  # (game id, user id); None: not loaded
+        self._pings: dict[int, int | None] = {}
+
+    # -- DMs -------------------------------------------------------------------------
+
+    async def dm_closed(self, user_id: int) -> bool:
+        closed = self._dm_closed.get(user_id)
+        if closed is None:
+            closed = self._dm_closed[user_id] = await self.db.dm_closed(user_id)
+        return closed
+
+    async def set_dm_closed(self, user_id: int, closed: bool) -> None:
+        """Remember whether the user's DMs refuse us (written on a change only)."""
+        if await self.dm_closed(user_id) != closed:
+            await self.db.set_dm_closed(user_id, closed, now=self.clock())
+            self._dm_closed[user_id] = closed
+
+    async def owe_dm_tip(self, game_id: int, user_id: int) -> None:
+        """A DM to ``user_id`` in ``game_id`` was refused: tell them once how to open DMs."""
+        if await self.db.queue_dm_tip(game_id, user_id, now=self.clock()):
+            (await self._pending_tips()).add((game_id, user_id))
+
+    async def take_dm_tip(self, game_id: int, user_id: int) -> bool:
+        """True once per player and game while a tip is owed: the caller then tells them."""
+        pending = await self._pending_tips()
+        key = (game_id, user_id)
+        if key not in pending:
+            return False
+        pending.discard(key)
+        return await self.db.take_dm_tip(game_id, user_id, now=self.clock())
+
+    async def _pending_tips(self) -> set[tuple[int, int]]:
+        if self._tips is None:
+            loaded = set(await self.db.pending_dm_tips())
+            if self._tips is None:  # another task may have loaded them meanwhile
+                self._tips = loaded
+        return self._tips
+
+    # -- turn mentions ---------------------------------------------------------------
+
+    async def ping_message(self, game_id: int) -> int | None:
+        """The message that mentions the player to move in ``game_id``, if any."""
+        if game_id in self._pings:
+            return self._pings[game_id]
+        return await self.db.get_ping_message_id(game_id)
+
+    async def set_ping_message(self, game_id: int, message_id: int | None) -> None:
+        if await self.ping_message(game_id) != message_id:
+            await self.db.set_ping_message_id(game_id, message_id)
+        self._pings[game_id] = message_id
+
+    # -- hygiene ---------------------------------------------------------------------
+
+    def forget_game(self, game_id: int) -> None:
+        """Drop a finished game's entries (its stored rows stay)."""
+        self._pings.pop(game_id, None)
+        if self._tips is not None:
+            self._tips = {key for key in self._tips if key[0] != game_id}
+
+
+__all__ = ["Delivery"]

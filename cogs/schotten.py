@@ -1,0 +1,336 @@
+"""The ``/schotten`` commands, and the extension that puts the table together.
+
+Every command is a thin adapter: it reads its options, finds the game the caller means
+(``game`` defaults to the caller's game in this channel, else their only active game)
+and hands a typed request to the table, the lobby or the services. Text is parsed here,
+where it is typed (``/schotten play``, ``/schotten move``); buttons and selects carry
+``Move`` values (:mod:`cogs.ui.components`). Every command works in a server channel
+and in the bot's DM; replies that show a hand are ephemeral; errors are answered
+privately by the tree's error handler (:mod:`cogs.errors`).
+
+:func:`setup` builds the :class:`~cogs.table.Table`, the :class:`~cogs.lobby.Lobby` and
+the :class:`Controls` the components call, then adds this cog and the timers.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import SchottenBot
+from bot.errors import ServiceError
+from bot.opponent import DEFAULT_LEVEL
+from bot.render import code_block, render_board
+from bot.service import GameRecord
+from bot.text import t
+from cogs import choices
+from cogs.leaderboard import leaderboard_message, stats_text
+from cogs.lobby import Lobby
+from cogs.table import Table
+from cogs.table.messages import in_code, in_text
+from cogs.timers import Timers
+from cogs.ui import Interaction
+from cogs.ui.components import COMPONENTS, Selection, install_handlers
+from cogs.ui.replies import NO_MENTIONS
+from rules.ai import LEVELS
+from rules.errors import NotationError
+from rules.game import GameOptions
+from rules.moves import Claim, Draw, Move, Pass, parse_move
+
+RULES_TOPICS = ("overview", "turn", "formations", "claims", "end", "tactics", "decisions")
+# One topic per tactic card; their texts are "rules.<topic>" in bot/text.py.
+TACTIC_TOPICS = (
+    "leader",
+    "reinforcement",
+    "shield-bearer",
+    "fog",
+    "mud",
+    "scout",
+    "redeploy",
+    "deserter",
+    "traitor",
+)
+MAX_TYPED = 100  # a typed move or card longer than this is no move at all
+
+
+_CLAIMS = [
+    app_commands.Choice(name=t("choice.claims.anytime"), value="anytime"),
+    app_commands.Choice(name=t("choice.claims.turn_start"), value="turn-start"),
+]
+_RULESETS = [
+    app_commands.Choice(name=t("choice.ruleset.schotten_totten"), value="schotten-totten"),
+    app_commands.Choice(name=t("choice.ruleset.battle_line"), value="battle-line"),
+]
+
+
+class Controls:
+    """What the buttons and selects ask for (:class:`cogs.ui.components.Handlers`)."""
+
+    def __init__(self, bot: SchottenBot, table: Table, lobby: Lobby) -> None:
+        self.bot, self.table, self.lobby = bot, table, lobby
+
+    async def move(self, interaction: Interaction, game_id: int, version: int, move: Move) -> None:
+        await self.table.move(interaction, game_id, version, move)
+
+    async def select(
+        self, interaction: Interaction, game_id: int, version: int, selection: Selection
+    ) -> None:
+        await self.table.select(interaction, game_id, version, selection)
+
+    async def show_hand(self, interaction: Interaction, game_id: int) -> None:
+        await self.table.show_hand(interaction, game_id)
+
+    async def answer_challenge(self, interaction: Interaction, challenge_id: int, *, accept: bool) -> None:
+        await self.lobby.answer(interaction, challenge_id, accept=accept)
+
+    async def rematch(self, interaction: Interaction, game_id: int) -> None:
+        await self.lobby.rematch(interaction, game_id)
+
+    async def leaderboard(self, interaction: Interaction, scope_id: str, page: int) -> None:
+        text, view = await leaderboard_message(self.bot, scope_id, page)
+        await interaction.response.edit_message(content=text, view=view)
+
+
+def _options(ruleset: str, tactics: bool, claims: str) -> GameOptions:
+    """The options a challenge or practice command chose (Discord sends only its choices)."""
+    return GameOptions(
+        ruleset=ruleset, tactics=tactics, claim_timing="turn-start" if claims == "turn-start" else "anytime"
+    )
+
+
+def _parse(record: GameRecord, text: str) -> Move:
+    """A move as a player typed it; anything unreadable is an unknown move."""
+    text = text.strip()
+    try:
+        if len(text) > MAX_TYPED:
+            raise NotationError(text[:MAX_TYPED])
+        return parse_move(text, max_value=record.game.ruleset.max_value)
+    except NotationError as error:
+        if error.params.get("what", "move") == "move":
+            raise ServiceError("unknown_move", text=text[:60]) from None
+        raise
+
+
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+@app_commands.allowed_installs(guilds=True, users=False)
+class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cmd.group")):
+    def __init__(self, bot: SchottenBot, table: Table, lobby: Lobby) -> None:
+        self.bot = bot
+        self.table = table
+        self.lobby = lobby
+        super().__init__()
+
+    async def _game(self, interaction: Interaction, game: int | None) -> GameRecord:
+        return await self.bot.service.find_game_for(interaction.user.id, interaction.channel_id, game)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        # After a restart the AI moves on where it is to move. Idempotent on reconnects.
+        await self.bot.opponent.resume()
+
+    # ------------------------------------------------------------ new games
+
+    @app_commands.command(name="challenge", description=t("cmd.challenge"))
+    @app_commands.describe(
+        opponent=t("cmd.challenge.opponent"),
+        tactics=t("cmd.challenge.tactics"),
+        claims=t("cmd.challenge.claims"),
+        ruleset=t("cmd.challenge.ruleset"),
+        points=t("cmd.challenge.points"),
+    )
+    @app_commands.choices(claims=_CLAIMS, ruleset=_RULESETS)
+    async def challenge(
+        self,
+        interaction: Interaction,
+        opponent: discord.User,
+        tactics: bool = False,
+        claims: str = "anytime",
+        ruleset: str = "schotten-totten",
+        points: app_commands.Range[int, 5, 100] | None = None,
+    ) -> None:
+        await self.lobby.challenge(interaction, opponent, _options(ruleset, tactics, claims), points=points)
+
+    @app_commands.command(name="practice", description=t("cmd.practice"))
+    @app_commands.describe(
+        difficulty=t("cmd.practice.difficulty"),
+        tactics=t("cmd.challenge.tactics"),
+        claims=t("cmd.challenge.claims"),
+        ruleset=t("cmd.challenge.ruleset"),
+    )
+    @app_commands.choices(
+        difficulty=[app_commands.Choice(name=t(f"choice.level.{level}"), value=level) for level in LEVELS],
+        claims=_CLAIMS,
+        ruleset=_RULESETS,
+    )
+    async def practice(
+        self,
+        interaction: Interaction,
+        difficulty: str = DEFAULT_LEVEL,
+        tactics: bool = False,
+        claims: str = "anytime",
+        ruleset: str = "schotten-totten",
+    ) -> None:
+        await self.lobby.practice(interaction, _options(ruleset, tactics, claims), difficulty)
+
+    # ---------------------------------------------------------------- moves
+
+    @app_commands.command(name="play", description=t("cmd.play"))
+    @app_commands.describe(card=t("cmd.play.card"), stone=t("cmd.play.stone"), game=t("cmd.game"))
+    @app_commands.autocomplete(card=choices.cards)
+    @app_commands.autocomplete(game=choices.games)
+    async def play(
+        self,
+        interaction: Interaction,
+        card: str,
+        stone: app_commands.Range[int, 1, 9],
+        game: int | None = None,
+    ) -> None:
+        record = await self._game(interaction, game)
+        await self.table.move(
+            interaction, record.id, None, _parse(record, f"play {card.strip()[:MAX_TYPED]} {stone}")
+        )
+
+    @app_commands.command(name="claim", description=t("cmd.claim"))
+    @app_commands.describe(stone=t("cmd.claim.stone"), game=t("cmd.game"))
+    @app_commands.autocomplete(game=choices.games)
+    async def claim(
+        self, interaction: Interaction, stone: app_commands.Range[int, 1, 9], game: int | None = None
+    ) -> None:
+        record = await self._game(interaction, game)
+        await self.table.move(interaction, record.id, None, Claim(stone))
+
+    @app_commands.command(name="pass", description=t("cmd.pass"))
+    @app_commands.describe(game=t("cmd.game"))
+    @app_commands.autocomplete(game=choices.games)
+    async def pass_(self, interaction: Interaction, game: int | None = None) -> None:
+        record = await self._game(interaction, game)
+        move: Move = Pass()
+        if record.game.phase == "draw" and record.player_of(interaction.user.id) == record.current_player:
+            # After playing, with a stone still claimable, "pass" means "end my turn".
+            draws = [m for m in record.game.legal_moves() if isinstance(m, Draw)]
+            move = draws[0] if draws else move
+        await self.table.move(interaction, record.id, None, move)
+
+    @app_commands.command(name="move", description=t("cmd.move"))
+    @app_commands.describe(text=t("cmd.move.text"), game=t("cmd.game"))
+    @app_commands.autocomplete(text=choices.moves)
+    @app_commands.autocomplete(game=choices.games)
+    async def move(self, interaction: Interaction, text: str, game: int | None = None) -> None:
+        record = await self._game(interaction, game)
+        await self.table.move(interaction, record.id, None, _parse(record, text))
+
+    @app_commands.command(name="draw", description=t("cmd.draw"))
+    @app_commands.describe(deck=t("cmd.draw.deck"), game=t("cmd.game"))
+    @app_commands.choices(
+        deck=[
+            app_commands.Choice(name=t("choice.deck.clan"), value="clan"),
+            app_commands.Choice(name=t("choice.deck.tactic"), value="tactic"),
+        ]
+    )
+    @app_commands.autocomplete(game=choices.games)
+    async def draw(self, interaction: Interaction, deck: str = "clan", game: int | None = None) -> None:
+        record = await self._game(interaction, game)
+        await self.table.move(interaction, record.id, None, Draw("tactic" if deck == "tactic" else "clan"))
+
+    @app_commands.command(name="resign", description=t("cmd.resign"))
+    @app_commands.describe(game=t("cmd.game"))
+    @app_commands.autocomplete(game=choices.games)
+    async def resign(self, interaction: Interaction, game: int | None = None) -> None:
+        record = await self._game(interaction, game)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        outcome = await self.bot.service.resign(record.id, interaction.user.id)
+        await self.table.publish(outcome)
+        await interaction.followup.send(t("ok.resigned", game_id=record.id), ephemeral=True)
+
+    # ----------------------------------------------------------------- info
+
+    @app_commands.command(name="hand", description=t("cmd.hand"))
+    @app_commands.describe(game=t("cmd.game"))
+    @app_commands.autocomplete(game=choices.games)
+    async def hand(self, interaction: Interaction, game: int | None = None) -> None:
+        record = await self._game(interaction, game)
+        await self.table.show_hand(interaction, record.id)
+
+    @app_commands.command(name="board", description=t("cmd.board"))
+    @app_commands.describe(game=t("cmd.game"))
+    @app_commands.autocomplete(game=choices.games)
+    async def board(self, interaction: Interaction, game: int | None = None) -> None:
+        record = await self._game(interaction, game)
+        names = await self.table.names(record)
+        player = record.player_of(interaction.user.id)
+        # Public information only, from the caller's side when they play.
+        view = record.game.view(player if player is not None else 0)
+        text = code_block(render_board(view, in_code(names), game_id=record.id))
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="games", description=t("cmd.games"))
+    async def games(self, interaction: Interaction) -> None:
+        records = await self.bot.service.active_games_for(interaction.user.id)
+        if not records:
+            await interaction.response.send_message(t("games.none"), ephemeral=True)
+            return
+        lines = [t("games.header")]
+        for record in records:
+            player = record.player_of(interaction.user.id) or 0
+            opponent = in_text(await self.table.names(record))[1 - player]
+            place = f"<#{record.channel_id}>" if record.guild_id else t("games.dm_place")
+            turn = t("games.your_turn") if record.current_player == player else t("games.their_turn")
+            lines.append(t("games.line", game_id=record.id, opponent=opponent, place=place, turn=turn))
+        await interaction.response.send_message(
+            "\n".join(lines), ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+
+    @app_commands.command(name="rules", description=t("cmd.rules"))
+    @app_commands.describe(topic=t("cmd.rules.topic"))
+    @app_commands.choices(
+        topic=[app_commands.Choice(name=topic, value=topic) for topic in RULES_TOPICS + TACTIC_TOPICS]
+    )
+    async def rules(self, interaction: Interaction, topic: str = "overview") -> None:
+        await interaction.response.send_message(t(f"rules.{topic}", topics=t("rules.topics")), ephemeral=True)
+
+    # -------------------------------------------------------------- ratings
+
+    @app_commands.command(name="leaderboard", description=t("cmd.leaderboard"))
+    @app_commands.describe(scope=t("cmd.leaderboard.scope"))
+    @app_commands.choices(
+        scope=[
+            app_commands.Choice(name=t("choice.scope.server"), value="server"),
+            app_commands.Choice(name=t("choice.scope.global"), value="global"),
+        ]
+    )
+    async def leaderboard(self, interaction: Interaction, scope: str | None = None) -> None:
+        if scope is None:
+            scope = "global" if interaction.guild_id is None else "server"
+        if scope == "server" and interaction.guild_id is None:
+            raise ServiceError("leaderboard_server_dm")
+        scope_id = "global" if scope == "global" else str(interaction.guild_id)
+        text, view = await leaderboard_message(self.bot, scope_id, 0)
+        await interaction.response.send_message(
+            text, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
+        )
+
+    @app_commands.command(name="stats", description=t("cmd.stats"))
+    @app_commands.describe(member=t("cmd.stats.member"))
+    async def stats(self, interaction: Interaction, member: discord.User | None = None) -> None:
+        target = member or interaction.user
+        text = await stats_text(
+            self.bot, target, guild_id=interaction.guild_id, caller_id=interaction.user.id
+        )
+        await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
+
+
+async def setup(bot: SchottenBot) -> None:
+    table = Table(bot)
+    lobby = Lobby(bot, table)
+    install_handlers(bot, Controls(bot, table, lobby))
+    bot.opponent.publish = table.publish
+    # A click on any of these ids, in any message, ever, reaches its class: that is what
+    # makes buttons survive restarts. Registered before the gateway connects.
+    bot.add_dynamic_items(*COMPONENTS)
+    await bot.add_cog(Schotten(bot, table, lobby))
+    await bot.add_cog(Timers(bot, table, lobby))
+
+
+async def teardown(bot: SchottenBot) -> None:
+    bot.remove_dynamic_items(*COMPONENTS)

@@ -1,0 +1,107 @@
+"""One place that turns errors into ephemeral replies (Red-DiscordBot style).
+
+Engine errors (``rules.errors.RulesError``) and service errors (``bot.errors.ServiceError``)
+are the user's mistakes: they get their catalogue text, privately, and are not logged as
+failures. Anything else is a bug: the user gets a generic apology and the traceback goes
+to the log (never the exception text to the user: it might name a card).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.errors import AmbiguousGame, ServiceError, UserRef
+from bot.text import error_text, t
+from cogs.ui import Interaction
+from rules.errors import RulesError
+
+log = logging.getLogger(__name__)
+
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+class ComponentError(app_commands.AppCommandError):
+    """A bug in a button or select, handed to the tree's error handler like a command's."""
+
+    def __init__(self, original: Exception) -> None:
+        self.original = original
+        super().__init__(f"component failed: {type(original).__name__}")
+
+
+def is_user_error(error: BaseException) -> bool:
+    return isinstance(error, (RulesError, ServiceError, app_commands.CommandOnCooldown))
+
+
+def unwrap(error: BaseException) -> BaseException:
+    """The exception a command or component raised, without discord.py's wrapper."""
+    if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
+        return error.__cause__ or error
+    if isinstance(error, ComponentError):
+        return error.original
+    return error
+
+
+def display_name(interaction: Interaction, user_id: int) -> str:
+    """A member's name as a reply may show it: no markdown, no mention."""
+    name = interaction.client.names.cached(user_id, interaction.guild_id)
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
+def message_for(error: BaseException, interaction: Interaction) -> str:
+    if isinstance(error, AmbiguousGame):
+        lines = []
+        for record in error.games:
+            opponent = record.opponent_of(interaction.user.id)
+            name = display_name(interaction, opponent) if opponent is not None else ""
+            lines.append(t("games.ambiguous_line", game_id=record.id, opponent=name).rstrip())
+        return t("error.ambiguous_game", games="\n".join(lines))
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return t("error.cooldown", seconds=round(error.retry_after, 1))
+    if is_user_error(error):
+
+        def resolve(value: object) -> object:
+            return display_name(interaction, value.id) if isinstance(value, UserRef) else value
+
+        return error_text(error, resolve=resolve)
+    return t("error.generic")
+
+
+async def reply_error(interaction: Interaction, error: BaseException, *, logged: bool = False) -> None:
+    """Answer ``interaction`` ephemerally with the translated ``error``."""
+    error = unwrap(error)
+    if not logged and not is_user_error(error):
+        command = interaction.command.qualified_name if interaction.command else None
+        custom_id = interaction.data.get("custom_id") if interaction.data else None
+        log.error("unexpected error (command=%s custom_id=%s)", command, custom_id, exc_info=error)
+    text = message_for(error, interaction)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    except discord.HTTPException:
+        log.warning("could not deliver an error reply (interaction %s)", interaction.id)
+
+
+async def report(interaction: Interaction, error: Exception) -> None:
+    """A component's error: the user's mistake is answered here; a bug goes to the tree's
+    error handler (which logs it and apologises), as a command's would."""
+    if is_user_error(error):
+        await reply_error(interaction, error)
+    else:
+        await interaction.client.tree.on_error(interaction, ComponentError(error))
+
+
+__all__ = [
+    "NO_MENTIONS",
+    "ComponentError",
+    "display_name",
+    "is_user_error",
+    "message_for",
+    "reply_error",
+    "report",
+    "unwrap",
+]
