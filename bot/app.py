@@ -108,8 +108,14 @@ class SchottenBot(commands.Bot):
         # Slash commands only: the prefix is a mention, so no message content intent.
         # No message cache: the bot edits its messages by id (partial messages), and a
         # cache of 1,000 boards only slows every edit event and every garbage collection.
+        # Nothing the bot sends pings anyone unless the call says whom (users only):
+        # names and typed text are repeated in messages and must never ping.
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, max_messages=None
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            max_messages=None,
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         self.settings = settings
         self.db = Database(database)

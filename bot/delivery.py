@@ -76,6 +76,9 @@ class Delivery:
 
     # -- hygiene ---------------------------------------------------------------------
 
+    def games_in_memory(self) -> set[int]:
+        return set(self._pings) | {game_id for game_id, _ in self._tips or ()}
+
     def forget_game(self, game_id: int) -> None:
         """Drop a finished game's entries (its stored rows stay)."""
         self._pings.pop(game_id, None)

@@ -72,6 +72,16 @@ class StaleControl(ServiceError):
         super().__init__(game_id=game_id, expected=expected, actual=actual)
 
 
+class GameUnreadable(ServiceError):
+    """The stored game could not be loaded: a storage problem, not the user's."""
+
+    code = "game_unreadable"
+    template = "Game #{game_id} could not be read from storage."
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(game_id=game_id)
+
+
 class AmbiguousGame(ServiceError):
     """The caller has several active games and named none; ``games`` lists them."""
 
@@ -96,6 +106,7 @@ __all__ = [
     "AmbiguousGame",
     "GameFinished",
     "GameNotFound",
+    "GameUnreadable",
     "NoActiveGame",
     "NotAPlayer",
     "ServiceError",

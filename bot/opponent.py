@@ -32,7 +32,7 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from bot.errors import GameFinished, GameNotFound, StaleControl
+from bot.errors import GameFinished, ServiceError, StaleControl
 from rules.ai import LEVELS, Budget, choose_move, parse_level
 from rules.errors import IllegalMove
 from rules.moves import Move
@@ -142,8 +142,8 @@ class Opponent:
                 continue
             try:
                 record = await self.service.get(row.id)
-            except GameNotFound:
-                continue
+            except ServiceError:
+                continue  # gone, or unreadable (logged by the service)
             started += self.notice(record)
         if started:
             log.info("Resumed the AI's turn in %d game(s)", started)

@@ -24,7 +24,15 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
-from bot.errors import AmbiguousGame, GameFinished, GameNotFound, NoActiveGame, NotAPlayer, StaleControl
+from bot.errors import (
+    AmbiguousGame,
+    GameFinished,
+    GameNotFound,
+    GameUnreadable,
+    NoActiveGame,
+    NotAPlayer,
+    StaleControl,
+)
 from bot.storage import UNSET, Database, GameRow, ResultRow
 from bot.storage.database import _Unset
 from rules.game import Applied, Game, GameOptions, Result
@@ -192,6 +200,10 @@ class GameService:
             return current if current.version >= record.version else record
         return record
 
+    def games_in_memory(self) -> set[int]:
+        """The games this process holds anything of (cached records, locks)."""
+        return set(self._cache) | set(self._locks)
+
     async def reload(self, game_id: int) -> GameRecord:
         """The game as stored now, whatever this process cached (another process, or an
         operator's repair, may have changed it)."""
@@ -201,7 +213,7 @@ class GameService:
 
     async def active_games_for(self, user_id: int) -> list[GameRecord]:
         """The user's active games, oldest first."""
-        return [self._cached_or(row) for row in await self.db.active_games(user_id)]
+        return self._records(await self.db.active_games(user_id))
 
     async def find_game_for(
         self, user_id: int, channel_id: int | None, game_id: int | None = None
@@ -226,12 +238,12 @@ class GameService:
     async def games_due(self, now: float | None = None) -> list[GameRecord]:
         """Active games whose player to move is out of time (see ``forfeit_overdue``)."""
         now = self.clock() if now is None else now
-        return [self._cached_or(row) for row in await self.db.games_due(now)]
+        return self._records(await self.db.games_due(now))
 
     async def games_to_remind(self, after: float, now: float | None = None) -> list[GameRecord]:
         """Active games whose turn began ``after`` seconds ago or more, not yet reminded."""
         now = self.clock() if now is None else now
-        return [self._cached_or(row) for row in await self.db.games_to_remind(now, after)]
+        return self._records(await self.db.games_to_remind(now, after))
 
     # -- creating --------------------------------------------------------------------
 
@@ -560,6 +572,16 @@ class GameService:
             raise GameNotFound(game_id)
         return self._record(row)
 
+    def _records(self, rows: Sequence[GameRow]) -> list[GameRecord]:
+        """The readable games of ``rows``: one unreadable row (logged) never hides the rest."""
+        records = []
+        for row in rows:
+            try:
+                records.append(self._cached_or(row))
+            except GameUnreadable:
+                continue
+        return records
+
     def _cached_or(self, row: GameRow) -> GameRecord:
         cached = self._cache.get(row.id)
         if cached is not None and cached.version >= row.version:
@@ -571,15 +593,23 @@ class GameService:
 
     @staticmethod
     def _record(row: GameRow) -> GameRecord:
+        """The record of a stored row; ``GameUnreadable`` if its state cannot be loaded."""
+        try:
+            options = options_from_dict(row.options)
+            game = Game.from_dict(row.state)
+        except Exception as error:
+            # The type only: an engine message about a stored state may name cards.
+            log.error("Game %d: stored state unreadable (%s); skipped", row.id, type(error).__name__)
+            raise GameUnreadable(row.id) from None
         return GameRecord(
             id=row.id,
             guild_id=row.guild_id,
             channel_id=row.channel_id,
             players=row.players,
-            options=options_from_dict(row.options),
+            options=options,
             seed=row.seed,
             status=row.status,
-            game=Game.from_dict(row.state),
+            game=game,
             version=row.version,
             board_message_id=row.board_message_id,
             dm_message_ids=row.dm_message_ids,

@@ -272,6 +272,11 @@ CATALOGUE: dict[str, str] = {
     "error.rematch_not_player": "Only the two players of game #{game_id} can ask for a rematch.",
     "error.rematch_no_channel": "A rematch is offered in the game's server channel.",
     "error.rematch_match_running": "Match #{match_id} is still going on; finish it first.",
+    "error.controls_not_private": "Your hand is shown only in your DMs or in a reply only you can see.",
+    "error.game_unreadable": (
+        "Game #{game_id} can't be loaded right now: a storage problem on the bot's side, "
+        "not something you did. The bot's operator can find it in the log."
+    ),
     "error.rematch_in_progress": "Game #{game_id} is still being played; ask for a rematch once it is over.",
     # ------------------------------------------------------------ practice vs the AI
     "cmd.practice": "Play a practice game against me (the AI); it does not count for ratings",
@@ -472,8 +477,13 @@ def error_text(error: BaseException, *, resolve: Callable[[object], object] | No
     return t(key, **params)
 
 
+MAX_ECHO = 60  # characters of what a user typed that an error repeats
+
+
 def _plain(value: Any) -> Any:
-    """Cards and card tuples as their notation, everything else unchanged."""
+    """Cards and card tuples as their notation; text a user may have typed cut short."""
     if isinstance(value, (tuple, list)):
-        return " ".join(str(v) for v in value)
+        value = " ".join(str(v) for v in value)
+    if isinstance(value, str) and len(value) > MAX_ECHO:
+        return value[: MAX_ECHO - 1] + "…"
     return value

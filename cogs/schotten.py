@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import SchottenBot
-from bot.errors import ServiceError
+from bot.errors import GameNotFound, ServiceError
 from bot.opponent import DEFAULT_LEVEL
 from bot.render import code_block, render_board
 from bot.service import GameRecord
@@ -104,11 +104,11 @@ def _parse(record: GameRecord, text: str) -> Move:
     text = text.strip()
     try:
         if len(text) > MAX_TYPED:
-            raise NotationError(text[:MAX_TYPED])
+            raise NotationError(text[:MAX_TYPED], what="move")
         return parse_move(text, max_value=record.game.ruleset.max_value)
     except NotationError as error:
         if error.params.get("what", "move") == "move":
-            raise ServiceError("unknown_move", text=text[:60]) from None
+            raise ServiceError("unknown_move", text=text) from None  # echoed cut short
         raise
 
 
@@ -257,8 +257,11 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
     @app_commands.autocomplete(game=choices.games)
     async def board(self, interaction: Interaction, game: int | None = None) -> None:
         record = await self._game(interaction, game)
-        names = await self.table.names(record)
         player = record.player_of(interaction.user.id)
+        if player is None and (record.guild_id is None or record.guild_id != interaction.guild_id):
+            # Only the game's own server, or its players, may look: ids are sequential.
+            raise GameNotFound(record.id)
+        names = await self.table.names(record)
         # Public information only, from the caller's side when they play.
         view = record.game.view(player if player is not None else 0)
         text = code_block(render_board(view, in_code(names), game_id=record.id))

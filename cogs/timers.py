@@ -78,7 +78,11 @@ class Timers(commands.Cog):
                 except discord.HTTPException:
                     log.info("could not remind game %s", record.id)
         for outcome in await service.forfeit_overdue():
-            await self.table.publish(outcome)
+            try:
+                await self.table.publish(outcome)
+            except Exception:
+                # Committed; the next publish of this game shows it. The others go on.
+                log.exception("publishing the forfeit of game %d failed", outcome.game.id)
 
 
 __all__ = ["INTERVAL", "Timers"]

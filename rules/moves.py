@@ -103,7 +103,9 @@ Move = PlayCard | Claim | Pass | Draw | Scout | ScoutReturn | Redeploy | Deserte
 
 
 def _stone(text: str, whole: str) -> int:
-    if not text.isdigit():
+    # ASCII digits only, and few of them: int() refuses some Unicode digits and very
+    # long numbers with ValueError, which is no notation error.
+    if not (text.isascii() and text.isdigit()) or len(text) > 2:
         raise NotationError(whole, what="move")
     return int(text)
 

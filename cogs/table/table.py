@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.app import SchottenBot
-from bot.errors import GameFinished, StaleControl
+from bot.errors import GameFinished, ServiceError, StaleControl
 from bot.ratings import GLOBAL_SCOPE, guild_scope
 from bot.service import GameRecord, GameService, MoveOutcome
 from bot.text import t
@@ -46,6 +46,13 @@ CANNOT_DM = 50007  # Discord's error code: the user does not accept DMs from us
 def _drawn(applied: Sequence[Applied], player: int) -> list[Card]:
     """Every card ``player`` drew in these moves (a Scout's draws too)."""
     return [e.drawn for e in applied if e.player == player and e.drawn is not None]
+
+
+def _private(interaction: Interaction) -> bool:
+    """Whether the message a control sits on is seen by the clicking user only (their
+    DM with the bot, or an ephemeral reply): the only places a hand may be drawn."""
+    message = interaction.message
+    return message is not None and (message.guild is None or message.flags.ephemeral)
 
 
 def _mentioning(user_id: int | None) -> discord.AllowedMentions:
@@ -131,6 +138,8 @@ class Table:
         the control was made for (None: a typed command, which means "now").
         """
         component = interaction.type is discord.InteractionType.component
+        if component and not _private(interaction):
+            raise ServiceError("controls_not_private")
         self.bot.names.remember(interaction.user)
         if component:
             await interaction.response.defer()
@@ -160,6 +169,8 @@ class Table:
         self, interaction: Interaction, game_id: int, version: int, selection: Selection
     ) -> None:
         """A card, stone or ruse step was chosen: redraw the controls with it."""
+        if not _private(interaction):
+            raise ServiceError("controls_not_private")
         record = await self.service.get(game_id)
         player = record.require_player(interaction.user.id)
         if record.game.is_over:
@@ -197,6 +208,10 @@ class Table:
             self._forget(record.id)
             await self._start_next_of_match(record)
         self.bot.opponent.notice(record)  # the AI's turn, if it is
+
+    def games_in_memory(self) -> set[int]:
+        """The games this table holds anything of (publish locks, memoised views)."""
+        return set(self._publish_locks) | {game_id for game_id, _ in self._views}
 
     async def refresh(self, game_id: int) -> None:
         """Show the stored state again (board and both DMs), forgetting what was memoised:

@@ -21,6 +21,7 @@ from rules.errors import RulesError
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
+MAX_MESSAGE = 2000  # Discord refuses longer message content
 
 
 class ComponentError(app_commands.AppCommandError):
@@ -76,7 +77,7 @@ async def reply_error(interaction: Interaction, error: BaseException, *, logged:
         command = interaction.command.qualified_name if interaction.command else None
         custom_id = interaction.data.get("custom_id") if interaction.data else None
         log.error("unexpected error (command=%s custom_id=%s)", command, custom_id, exc_info=error)
-    text = message_for(error, interaction)
+    text = message_for(error, interaction)[:MAX_MESSAGE]
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
