@@ -219,6 +219,21 @@ def test_unprovable_claim_names_a_counter_example_that_beats_the_side():
     assert Claim(3) not in g.legal_moves()
 
 
+def test_a_refused_claim_is_lost_once_the_opponent_completes_the_counter_example():
+    # The refusal names R8 R9 R7; when P1 then plays exactly R7, the stone is lost, not
+    # "not provable yet" (the cached refusal must not outlive the opponent's open side).
+    g = position(hands=("B5 B6", "R7 P1"), sides={1: ("Y1 G2 B4", "R8 R9")}, current=0)
+    with pytest.raises(errors.ClaimNotProvable) as info:
+        g.apply(Claim(1))
+    assert set(info.value.counter_example or ()) == set(parse_cards("R7 R8 R9"))
+    for text in ("play B5 5", "draw clan", "play R7 1", "draw clan"):
+        g.apply(m(text))
+    with pytest.raises(errors.ClaimLost):
+        g.apply(Claim(1))
+    with pytest.raises(errors.ClaimLost):
+        Game.from_dict(g.to_dict()).apply(Claim(1))
+
+
 def test_proof_uses_every_card_not_on_the_table_including_the_claimers_hand():
     # P0's side is a Y2 Y3 Y4 colour run; P1 could still get Y5 Y6 (P0 holds them): unprovable.
     g = position(hands=("Y5 Y6", "G1"), sides={3: ("Y2 Y3 Y4", "Y7")})
