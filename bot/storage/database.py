@@ -530,10 +530,12 @@ class Database:
         return [_game(row) for row in rows]
 
     async def mark_reminded(self, game_id: int, version: int) -> bool:
-        """Mark the current turn as reminded; False if the game has moved on meanwhile."""
+        """Mark the current turn as reminded; False if the game has moved on meanwhile or
+        the turn was already marked (so that only one caller sends the reminder)."""
         return (
             await self._execute(
-                "UPDATE games SET reminded = 1 WHERE id = ? AND version = ? AND status = 'active'",
+                "UPDATE games SET reminded = 1"
+                " WHERE id = ? AND version = ? AND status = 'active' AND reminded = 0",
                 (game_id, version),
             )
             == 1

@@ -220,6 +220,7 @@ async def test_deadlines_reminders_and_message_ids() -> None:
         assert [g.id for g in await db.games_due(100)] == [due]
         assert [g.id for g in await db.games_to_remind(now=60, after=50)] == [due, later]
         assert await db.mark_reminded(due, version=0)
+        assert not await db.mark_reminded(due, version=0)  # already reminded: remind once
         assert not await db.mark_reminded(later, version=5)  # moved on meanwhile
         assert [g.id for g in await db.games_to_remind(now=60, after=50)] == [later]
 
