@@ -21,6 +21,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final, Literal
 
 import aiosqlite
@@ -121,8 +122,43 @@ class ChallengeRow:
     expires_at: float
 
 
+class ForeignDatabase(MigrationError):
+    """The file is an SQLite database of some other program: the bot refuses it unchanged."""
+
+
+# Created by migration 1: a database at schema version 1 or later has all of them.
+_OUR_TABLES: Final = frozenset(
+    {"meta", "players", "games", "moves", "results", "ratings", "rating_changes", "challenges"}
+)
+
+
 def _probe(path: str) -> None:
-    sqlite3.connect(path).close()
+    """Fail here if the file cannot be opened or is not ours, before anything writes to
+    it: opening it for real switches it to WAL mode and migrating adds our tables."""
+    if not os.path.exists(path):
+        sqlite3.connect(path).close()  # a new database; fails now if the directory is missing
+        return
+    # Read-only: neither this check nor a refusal changes another program's file.
+    uri = Path(path).resolve().as_uri() + "?mode=ro"
+    conn = sqlite3.connect(uri, uri=True)
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        names = {
+            row[0]
+            for row in conn.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+        }
+    finally:
+        conn.close()
+    if version == 0 and not names:
+        return  # empty: ours to set up
+    if version >= 1 and names >= _OUR_TABLES:
+        return
+    shown = ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "")
+    raise ForeignDatabase(
+        f"{path} is not a Schotten-Totten bot database (schema version {version}, tables: "
+        f"{shown or 'none'}); it was left unchanged. Set DATABASE_PATH to the bot's own "
+        "database or to a new file."
+    )
 
 
 async def _run(conn: aiosqlite.Connection, sql: str) -> None:

@@ -121,3 +121,23 @@ def test_database_directory_is_created(tmp_path: Path) -> None:
             proc.wait()
     assert proc.returncode == 0
     assert db_path.is_file()
+
+
+def test_another_programs_database_is_refused_with_a_message(tmp_path: Path) -> None:
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE notes (text TEXT)")
+    conn.close()
+    before = other.read_bytes()
+    proc = subprocess.run(
+        [sys.executable, str(HERE / "fake_discord_start.py")],
+        cwd=tmp_path,
+        env=environment(DISCORD_TOKEN="not-a-real-token", DATABASE_PATH=str(other)),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 1
+    assert "not a Schotten-Totten bot database" in proc.stderr and "DATABASE_PATH" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert other.read_bytes() == before
