@@ -163,6 +163,22 @@ def test_a_play_between_passes_resets_the_count():
     assert not g.is_over and g.consecutive_passes == 1
 
 
+@pytest.mark.parametrize(
+    "text", ["play R7 " + "9" * 5000, "claim " + "1" * 5000, "claim ³", "redeploy R7 3 ²", "traitor R7 3 ٣"]
+)
+def test_stone_numbers_that_are_not_small_ascii_numbers_are_notation_errors(text):
+    # int() refuses 5000 digits and superscripts with a bare ValueError: the notation
+    # must reject them itself (NotationError), as it does any other unreadable move.
+    with pytest.raises(errors.NotationError):
+        m(text)
+
+
+def test_a_stone_number_out_of_range_is_still_no_such_stone():
+    g = Game.new(1)
+    with pytest.raises(errors.NoSuchStone):
+        g.apply(m("claim 10"))
+
+
 # --------------------------------------------------------------------------- claims
 
 
