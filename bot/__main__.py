@@ -15,6 +15,7 @@ import signal
 import sqlite3
 import sys
 from pathlib import Path
+from typing import TextIO
 
 import discord
 
@@ -32,6 +33,31 @@ bot (copy .env.example to .env and fill in DISCORD_TOKEN), or set the DISCORD_TO
 environment variable. How to create the application and get a token:
 README.md, section "Set-up". Every setting: {README_SECTION}.
 """
+
+
+LOG_FORMAT = "[{asctime}] [{levelname:<8}] {name}: {message}"  # discord.py's, without colour
+
+
+def configure_logging(level: int, stream: TextIO | None = None) -> None:
+    """Log to ``stream`` (standard error) in discord.py's format.
+
+    Colours only on a terminal: discord.py also colours whenever it detects Docker, and
+    then a log file or the journal fills with escape codes.
+    """
+    stream = sys.stderr if stream is None else stream
+    handler = logging.StreamHandler(stream)
+    if stream.isatty():
+        discord.utils.setup_logging(handler=handler, level=level)  # discord.py's colours
+    else:
+        formatter = logging.Formatter(LOG_FORMAT, "%Y-%m-%d %H:%M:%S", style="{")
+        discord.utils.setup_logging(handler=handler, formatter=formatter, level=level)
+    # At DEBUG these log request bodies, gateway payloads and SQL parameters, i.e. hands.
+    for payload_logger in ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite"):
+        logging.getLogger(payload_logger).setLevel(max(level, logging.INFO))
+    # The bot joins no voice channel, so it needs neither PyNaCl nor davey: without this,
+    # the first Client warns on every start that voice will not be supported.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -84,10 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         except OSError as error:
             print(f"error: DATABASE_PATH={settings.database_path!r}: {error.strerror}.", file=sys.stderr)
             return 2
-    discord.utils.setup_logging(level=settings.log_level_value)
-    # At DEBUG these log request bodies, gateway payloads and SQL parameters, i.e. hands.
-    for payload_logger in ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite"):
-        logging.getLogger(payload_logger).setLevel(max(settings.log_level_value, logging.INFO))
+    configure_logging(settings.log_level_value)
     try:
         asyncio.run(run(settings, force_sync=args.sync))
     except discord.LoginFailure:

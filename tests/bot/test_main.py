@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import logging
 import os
 import signal
 import sqlite3
@@ -9,8 +11,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import discord
 import pytest
 
+from bot.__main__ import configure_logging
 from bot.storage import latest_version
 
 HERE = Path(__file__).resolve().parent
@@ -141,3 +145,62 @@ def test_another_programs_database_is_refused_with_a_message(tmp_path: Path) -> 
     assert "not a Schotten-Totten bot database" in proc.stderr and "DATABASE_PATH" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert other.read_bytes() == before
+
+
+def start_and_stop(tmp_path: Path) -> str:
+    """Standard error of a bot started (without Discord) and stopped with SIGTERM."""
+    proc = subprocess.Popen(
+        [sys.executable, str(HERE / "fake_discord_start.py")],
+        cwd=tmp_path,
+        env=environment(
+            DISCORD_TOKEN="not-a-real-token", DATABASE_PATH=str(tmp_path / "s.db"), LOG_LEVEL="INFO"
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == "ready\n", proc.stderr.read() if proc.stderr else ""
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, stderr
+    return stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_start_up_log_has_no_voice_warnings_and_no_colour_codes_in_a_pipe(tmp_path: Path) -> None:
+    stderr = start_and_stop(tmp_path)
+    assert "Database" in stderr and "opened" in stderr  # the log is there
+    assert "PyNaCl" not in stderr and "davey" not in stderr  # the bot uses no voice
+    assert "WARNING" not in stderr
+    assert "\x1b[" not in stderr  # stderr is a pipe here, not a terminal
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("stream", "coloured"), [(io.StringIO(), False), (Terminal(), True)])
+def test_log_colours_only_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, stream: io.StringIO, coloured: bool
+) -> None:
+    # discord.py also colours when it thinks it runs in Docker, whatever the stream is.
+    monkeypatch.setattr(discord.utils, "is_docker", lambda: True)
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        configure_logging(logging.INFO, stream=stream)
+        logging.getLogger("bot.test").info("hello")
+    finally:
+        for handler in root.handlers:
+            if handler not in handlers:
+                root.removeHandler(handler)
+        root.setLevel(level)
+    assert "hello" in stream.getvalue()
+    assert ("\x1b[" in stream.getvalue()) is coloured
