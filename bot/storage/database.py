@@ -144,8 +144,7 @@ def _probe(path: str) -> None:
     try:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         names = {
-            row[0]
-            for row in conn.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+            row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
         }
     finally:
         conn.close()
