@@ -70,7 +70,24 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="sync the slash commands even if they look unchanged since last time",
     )
+    commands = parser.add_subparsers(dest="command", title="instead of running the bot")
+    clear = commands.add_parser(
+        "clear-guild-commands",
+        help="remove the bot's slash commands from one server (e.g. an earlier DEV_GUILD_ID)",
+        description="Remove the bot's slash commands from one server, e.g. a test server that "
+        "got them through DEV_GUILD_ID. Needs DISCORD_TOKEN; does not start the bot.",
+    )
+    clear.add_argument("guild_id", type=int, metavar="SERVER_ID")
     return parser.parse_args(argv)
+
+
+async def clear_guild_commands(settings: Settings, guild_id: int) -> None:
+    """Log in (HTTP only, no gateway), remove the commands of one server, log out."""
+    assert settings.token is not None
+    bot = create_bot(database=settings.database_path, settings=settings, sync_commands=False, extensions=[])
+    async with bot:
+        await bot.login(settings.token)  # also runs setup_hook: opens the database
+        await bot.clear_guild_commands(guild_id)
 
 
 async def run(settings: Settings, *, force_sync: bool = False) -> None:
@@ -112,12 +129,18 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     configure_logging(settings.log_level_value)
     try:
-        asyncio.run(run(settings, force_sync=args.sync))
+        if args.command == "clear-guild-commands":
+            asyncio.run(clear_guild_commands(settings, args.guild_id))
+        else:
+            asyncio.run(run(settings, force_sync=args.sync))
     except discord.LoginFailure:
         log.error("Discord refused DISCORD_TOKEN; check it (%s).", 'README.md, section "Set-up"')
         return 1
     except discord.PrivilegedIntentsRequired:
         log.error("Discord refused a privileged intent; this bot needs none, so check the code's intents.")
+        return 1
+    except discord.HTTPException as error:  # clear-guild-commands: e.g. not in that server
+        log.error("Discord refused: %s", error)
         return 1
     except (sqlite3.Error, MigrationError) as error:
         log.error("Cannot use the database %s (DATABASE_PATH): %s", settings.database_path, error)

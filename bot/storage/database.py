@@ -407,6 +407,16 @@ class Database:
             (key, value),
         )
 
+    async def delete_meta(self, key: str) -> None:
+        await self._execute("DELETE FROM meta WHERE key = ?", (key,))
+
+    async def meta_keys(self, prefix: str) -> list[str]:
+        """The meta keys that start with ``prefix``, sorted."""
+        rows = await self._all(
+            "SELECT key FROM meta WHERE substr(key, 1, length(?)) = ? ORDER BY key", (prefix, prefix)
+        )
+        return [str(row["key"]) for row in rows]
+
     # -- players ---------------------------------------------------------------------
 
     async def ensure_players(self, user_ids: Iterable[int], now: float) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import os
@@ -14,8 +15,10 @@ from pathlib import Path
 import discord
 import pytest
 
+import bot.__main__ as entry
 from bot.__main__ import configure_logging
-from bot.storage import latest_version
+from bot.app import SchottenBot
+from bot.storage import Database, latest_version
 
 HERE = Path(__file__).resolve().parent
 
@@ -204,3 +207,58 @@ def test_log_colours_only_on_a_terminal(
         root.setLevel(level)
     assert "hello" in stream.getvalue()
     assert ("\x1b[" in stream.getvalue()) is coloured
+
+
+def test_clear_guild_commands_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # python -m bot clear-guild-commands ID: logs in without the gateway, empties that
+    # server's commands and forgets it was synced there. Discord is faked at login/sync.
+    db_path = tmp_path / "bot.db"
+
+    async def earlier_dev_guild() -> None:
+        async with Database(db_path) as db:
+            await db.migrate()
+            await db.set_meta("command_sync:4242", "fingerprint")
+            await db.set_meta("command_sync:global", "fingerprint")
+
+    asyncio.run(earlier_dev_guild())
+    synced: list[tuple[int | None, list[str]]] = []
+
+    async def login(self: SchottenBot, token: str) -> None:
+        await self.setup_hook()
+
+    async def sync(
+        self: discord.app_commands.CommandTree, *, guild: discord.abc.Snowflake | None = None
+    ) -> list:
+        synced.append((None if guild is None else guild.id, [c.name for c in self.get_commands(guild=guild)]))
+        return []
+
+    monkeypatch.setattr(SchottenBot, "login", login)
+    monkeypatch.setattr(discord.app_commands.CommandTree, "sync", sync)
+    monkeypatch.setattr(entry, "configure_logging", lambda level: None)
+    monkeypatch.chdir(tmp_path)  # no .env of the developer's
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("DATABASE_PATH", str(db_path))
+    monkeypatch.delenv("DEV_GUILD_ID", raising=False)
+    assert entry.main(["clear-guild-commands", "4242"]) == 0
+    assert synced == [(4242, [])]
+    with sqlite3.connect(db_path) as conn:
+        keys = [row[0] for row in conn.execute("SELECT key FROM meta ORDER BY key")]
+    conn.close()
+    assert keys == ["command_sync:global"]
+
+
+def test_clear_guild_commands_needs_a_number_and_a_token(tmp_path: Path) -> None:
+    for args, expected in (
+        (["clear-guild-commands", "my-server"], "invalid int"),
+        (["clear-guild-commands", "1"], "DISCORD_TOKEN"),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "bot", *args],
+            cwd=tmp_path,
+            env=environment(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 2 and expected in proc.stderr
+        assert "Traceback" not in proc.stderr
