@@ -21,7 +21,7 @@ import discord
 
 from bot.app import create_bot
 from bot.settings import README_SECTION, Settings, SettingsError
-from bot.storage import MigrationError
+from bot.storage import MigrationError, backup
 
 log = logging.getLogger("bot")
 
@@ -71,6 +71,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="sync the slash commands even if they look unchanged since last time",
     )
     commands = parser.add_subparsers(dest="command", title="instead of running the bot")
+    backup_cmd = commands.add_parser(
+        "backup",
+        help="copy the database (DATABASE_PATH) to a new file; safe while the bot runs",
+        description="Copy the database (DATABASE_PATH) to FILE with SQLite's online backup. "
+        "Safe while the bot runs; FILE must not exist.",
+    )
+    backup_cmd.add_argument("file", help="the new backup file")
     clear = commands.add_parser(
         "clear-guild-commands",
         help="remove the bot's slash commands from one server (e.g. an earlier DEV_GUILD_ID)",
@@ -79,6 +86,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     clear.add_argument("guild_id", type=int, metavar="SERVER_ID")
     return parser.parse_args(argv)
+
+
+def backup_database(settings: Settings, target: str) -> int:
+    try:
+        backup(settings.database_path, target)
+    except (OSError, sqlite3.Error) as error:
+        print(f"error: backup of {settings.database_path} (DATABASE_PATH) failed: {error}", file=sys.stderr)
+        return 1
+    print(f"Backed up {settings.database_path} to {target}.")
+    return 0
 
 
 async def clear_guild_commands(settings: Settings, guild_id: int) -> None:
@@ -118,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as error:
         print(f"error: {error}\nSee {README_SECTION}.", file=sys.stderr)
         return 2
+    if args.command == "backup":
+        return backup_database(settings, args.file)
     if not settings.token:
         print(MISSING_TOKEN, file=sys.stderr, end="")
         return 2

@@ -13,6 +13,7 @@ from bot.storage.database import (
     MoveRow,
     RatingRow,
     ResultRow,
+    backup,
 )
 from bot.storage.schema import MigrationError, latest_version
 
@@ -30,5 +31,6 @@ __all__ = [
     "MoveRow",
     "RatingRow",
     "ResultRow",
+    "backup",
     "latest_version",
 ]

@@ -160,6 +160,33 @@ def _probe(path: str) -> None:
     )
 
 
+def backup(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
+    """Copy the database ``source`` to the new file ``target`` with SQLite's online backup,
+    safely while the bot runs: a consistent snapshot that includes what is still in the
+    ``-wal`` file. The copy is a single file (rollback journal); the bot makes it WAL
+    again when it opens it. Raises FileExistsError rather than overwrite ``target``."""
+    source, target = Path(source), Path(target)
+    if not source.is_file():
+        raise FileNotFoundError(f"no database at {source}")
+    if target.exists():
+        raise FileExistsError(f"{target} exists; give the backup a new name")
+    partial = target.with_name(target.name + ".part")  # never a half-written backup at target
+    src = sqlite3.connect(source)
+    try:
+        dst = sqlite3.connect(partial)
+        try:
+            src.backup(dst)
+            dst.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            dst.close()
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    finally:
+        src.close()
+    os.replace(partial, target)
+
+
 async def _run(conn: aiosqlite.Connection, sql: str) -> None:
     """Run a statement and close its cursor: an open cursor keeps its statement "in
     progress", and SQLite then refuses to COMMIT."""

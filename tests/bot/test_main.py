@@ -262,3 +262,58 @@ def test_clear_guild_commands_needs_a_number_and_a_token(tmp_path: Path) -> None
         )
         assert proc.returncode == 2 and expected in proc.stderr
         assert "Traceback" not in proc.stderr
+
+
+async def test_backup_while_the_database_is_open_in_wal_mode(tmp_path: Path) -> None:
+    db_path, copy = tmp_path / "live.db", tmp_path / "backups" / "copy.db"
+    copy.parent.mkdir()
+    async with Database(db_path) as db:
+        await db.migrate()
+        await db.set_meta("committed", "yes")
+        # The row is committed but still only in the -wal file: a plain copy of the
+        # database file alone would miss it.
+        assert (await db._one("PRAGMA journal_mode"))[0] == "wal"  # type: ignore[index]
+        assert Path(f"{db_path}-wal").stat().st_size > 0
+        proc = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "bot", "backup", str(copy)],
+            cwd=tmp_path,
+            env=environment(DATABASE_PATH=str(db_path)),  # no token needed
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert f"Backed up {db_path} to {copy}." in proc.stdout
+        await db.set_meta("later", "not in the backup")
+    assert not Path(f"{copy}-wal").exists()  # a single, self-contained file
+    with sqlite3.connect(copy) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == latest_version()
+        assert dict(conn.execute("SELECT key, value FROM meta").fetchall()) == {"committed": "yes"}
+    conn.close()
+    async with Database(copy) as restored:  # the bot opens a backup as its own database
+        assert await restored.migrate() == latest_version()
+        assert await restored.get_meta("committed") == "yes"
+
+
+def test_backup_never_overwrites_and_needs_a_database(tmp_path: Path) -> None:
+    existing = tmp_path / "existing.db"
+    existing.write_bytes(b"keep")
+    for db_path, target, expected in (
+        (tmp_path / "missing.db", tmp_path / "new.db", "no database at"),
+        (existing, existing, "exists"),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "bot", "backup", str(target)],
+            cwd=tmp_path,
+            env=environment(DATABASE_PATH=str(db_path)),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 1 and expected in proc.stderr, proc.stderr
+        assert "Traceback" not in proc.stderr
+    assert existing.read_bytes() == b"keep"
+    assert not (tmp_path / "missing.db").exists() and not (tmp_path / "new.db").exists()
