@@ -24,10 +24,15 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
+from pathlib import Path
 
-from rules.ai import LEVELS, choose_move
-from rules.game import Game, GameOptions
-from rules.view import PlayerView
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # `python bench/ai.py` from anywhere, any interpreter
+    sys.path.insert(0, str(ROOT))
+
+from rules.ai import LEVELS, choose_move  # noqa: E402
+from rules.game import Game, GameOptions  # noqa: E402
+from rules.view import PlayerView  # noqa: E402
 
 HEURISTIC = "medium"
 

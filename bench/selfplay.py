@@ -19,8 +19,13 @@ import os
 import random
 import sys
 import time
+from pathlib import Path
 
-from rules.game import Game, GameOptions
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # `python bench/selfplay.py` from anywhere, any interpreter
+    sys.path.insert(0, str(ROOT))
+
+from rules.game import Game, GameOptions  # noqa: E402
 
 
 def play_one(seed: int, options: GameOptions, rng: random.Random) -> int:

@@ -15,12 +15,13 @@ import signal
 import sqlite3
 import sys
 from pathlib import Path
+from typing import TextIO
 
 import discord
 
 from bot.app import create_bot
 from bot.settings import README_SECTION, Settings, SettingsError
-from bot.storage import MigrationError
+from bot.storage import MigrationError, backup
 
 log = logging.getLogger("bot")
 
@@ -34,6 +35,31 @@ README.md, section "Set-up". Every setting: {README_SECTION}.
 """
 
 
+LOG_FORMAT = "[{asctime}] [{levelname:<8}] {name}: {message}"  # discord.py's, without colour
+
+
+def configure_logging(level: int, stream: TextIO | None = None) -> None:
+    """Log to ``stream`` (standard error) in discord.py's format.
+
+    Colours only on a terminal: discord.py also colours whenever it detects Docker, and
+    then a log file or the journal fills with escape codes.
+    """
+    stream = sys.stderr if stream is None else stream
+    handler = logging.StreamHandler(stream)
+    if stream.isatty():
+        discord.utils.setup_logging(handler=handler, level=level)  # discord.py's colours
+    else:
+        formatter = logging.Formatter(LOG_FORMAT, "%Y-%m-%d %H:%M:%S", style="{")
+        discord.utils.setup_logging(handler=handler, formatter=formatter, level=level)
+    # At DEBUG these log request bodies, gateway payloads and SQL parameters, i.e. hands.
+    for payload_logger in ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite"):
+        logging.getLogger(payload_logger).setLevel(max(level, logging.INFO))
+    # The bot joins no voice channel, so it needs neither PyNaCl nor davey: without this,
+    # the first Client warns on every start that voice will not be supported.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Schotten-Totten Discord bot.")
     parser.add_argument(
@@ -44,7 +70,41 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="sync the slash commands even if they look unchanged since last time",
     )
+    commands = parser.add_subparsers(dest="command", title="instead of running the bot")
+    backup_cmd = commands.add_parser(
+        "backup",
+        help="copy the database (DATABASE_PATH) to a new file; safe while the bot runs",
+        description="Copy the database (DATABASE_PATH) to FILE with SQLite's online backup. "
+        "Safe while the bot runs; FILE must not exist.",
+    )
+    backup_cmd.add_argument("file", help="the new backup file")
+    clear = commands.add_parser(
+        "clear-guild-commands",
+        help="remove the bot's slash commands from one server (e.g. an earlier DEV_GUILD_ID)",
+        description="Remove the bot's slash commands from one server, e.g. a test server that "
+        "got them through DEV_GUILD_ID. Needs DISCORD_TOKEN; does not start the bot.",
+    )
+    clear.add_argument("guild_id", type=int, metavar="SERVER_ID")
     return parser.parse_args(argv)
+
+
+def backup_database(settings: Settings, target: str) -> int:
+    try:
+        backup(settings.database_path, target)
+    except (OSError, sqlite3.Error) as error:
+        print(f"error: backup of {settings.database_path} (DATABASE_PATH) failed: {error}", file=sys.stderr)
+        return 1
+    print(f"Backed up {settings.database_path} to {target}.")
+    return 0
+
+
+async def clear_guild_commands(settings: Settings, guild_id: int) -> None:
+    """Log in (HTTP only, no gateway), remove the commands of one server, log out."""
+    assert settings.token is not None
+    bot = create_bot(database=settings.database_path, settings=settings, sync_commands=False, extensions=[])
+    async with bot:
+        await bot.login(settings.token)  # also runs setup_hook: opens the database
+        await bot.clear_guild_commands(guild_id)
 
 
 async def run(settings: Settings, *, force_sync: bool = False) -> None:
@@ -75,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as error:
         print(f"error: {error}\nSee {README_SECTION}.", file=sys.stderr)
         return 2
+    if args.command == "backup":
+        return backup_database(settings, args.file)
     if not settings.token:
         print(MISSING_TOKEN, file=sys.stderr, end="")
         return 2
@@ -84,17 +146,20 @@ def main(argv: list[str] | None = None) -> int:
         except OSError as error:
             print(f"error: DATABASE_PATH={settings.database_path!r}: {error.strerror}.", file=sys.stderr)
             return 2
-    discord.utils.setup_logging(level=settings.log_level_value)
-    # At DEBUG these log request bodies, gateway payloads and SQL parameters, i.e. hands.
-    for payload_logger in ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite"):
-        logging.getLogger(payload_logger).setLevel(max(settings.log_level_value, logging.INFO))
+    configure_logging(settings.log_level_value)
     try:
-        asyncio.run(run(settings, force_sync=args.sync))
+        if args.command == "clear-guild-commands":
+            asyncio.run(clear_guild_commands(settings, args.guild_id))
+        else:
+            asyncio.run(run(settings, force_sync=args.sync))
     except discord.LoginFailure:
         log.error("Discord refused DISCORD_TOKEN; check it (%s).", 'README.md, section "Set-up"')
         return 1
     except discord.PrivilegedIntentsRequired:
         log.error("Discord refused a privileged intent; this bot needs none, so check the code's intents.")
+        return 1
+    except discord.HTTPException as error:  # clear-guild-commands: e.g. not in that server
+        log.error("Discord refused: %s", error)
         return 1
     except (sqlite3.Error, MigrationError) as error:
         log.error("Cannot use the database %s (DATABASE_PATH): %s", settings.database_path, error)

@@ -163,6 +163,8 @@ class SchottenBot(commands.Bot):
 
     # -- command sync ----------------------------------------------------------------
 
+    SYNC_KEY = "command_sync:"  # meta key prefix: the fingerprint last synced, per target
+
     def _sync_target(self) -> discord.Object | None:
         guild_id = self.settings.dev_guild_id
         return None if guild_id is None else discord.Object(id=guild_id)
@@ -186,10 +188,17 @@ class SchottenBot(commands.Bot):
         """Sync the application commands unless they are as last synced; True if synced.
 
         With ``DEV_GUILD_ID`` they go to that server only, where they appear at once
-        (global commands can take up to an hour to reach every client).
+        (global commands can take up to an hour to reach every client). Servers that got
+        commands under an earlier ``DEV_GUILD_ID`` have them removed, else they would
+        list every command twice once the global ones arrive.
         """
         guild = self._sync_target()
-        key = f"command_sync:{'global' if guild is None else guild.id}"
+        # Each target synced is remembered as command_sync:<guild id or "global">.
+        for key in await self.db.meta_keys(self.SYNC_KEY):
+            earlier = key.removeprefix(self.SYNC_KEY)
+            if earlier.isdigit() and (guild is None or int(earlier) != guild.id):
+                await self.clear_guild_commands(int(earlier), missing_ok=True)
+        key = f"{self.SYNC_KEY}{'global' if guild is None else guild.id}"
         fingerprint = self.command_fingerprint()
         if not force and await self.db.get_meta(key) == fingerprint:
             log.info("Application commands unchanged since the last sync; not syncing")
@@ -198,6 +207,30 @@ class SchottenBot(commands.Bot):
         await self.db.set_meta(key, fingerprint)
         where = "globally" if guild is None else f"to guild {guild.id}"
         log.info("Synced %d application command(s) %s", len(synced), where)
+        return True
+
+    async def clear_guild_commands(self, guild_id: int, *, missing_ok: bool = False) -> bool:
+        """Remove this application's commands from one server (``python -m bot
+        clear-guild-commands ID``); True if done. ``missing_ok``: a server the bot can
+        no longer reach is only logged (and forgotten), not an error."""
+        guild = discord.Object(id=guild_id)
+        self.tree.clear_commands(guild=guild)
+        try:
+            await self.tree.sync(guild=guild)
+        except (discord.Forbidden, discord.NotFound) as error:
+            if not missing_ok:
+                raise
+            log.warning(
+                "Could not remove the application commands of guild %d (an earlier DEV_GUILD_ID): %s."
+                " If the bot is back in that server, run: python -m bot clear-guild-commands %d",
+                guild_id,
+                error,
+                guild_id,
+            )
+            await self.db.delete_meta(f"{self.SYNC_KEY}{guild_id}")
+            return False
+        await self.db.delete_meta(f"{self.SYNC_KEY}{guild_id}")
+        log.info("Removed the application commands of guild %d", guild_id)
         return True
 
     async def close(self) -> None:

@@ -160,8 +160,9 @@ def render_last(moves: Sequence[tuple[int, Any]], names: Sequence[str]) -> str |
     return "; ".join(render_move(player, m, names) for m in turn)
 
 
-def render_result(result: Any, names: Sequence[str]) -> str:
-    """The end of a game as a sentence."""
+def render_result(result: Any, names: Sequence[str], *, you: int | None = None) -> str:
+    """The end of a game as a sentence. ``you``: the player addressed as "you" (whose
+    name is "You", as in the terminal game), for "You win" rather than "You wins"."""
     if result is None:
         return ""
     winner = getattr(result, "winner", None)
@@ -169,7 +170,7 @@ def render_result(result: Any, names: Sequence[str]) -> str:
     if winner is None:
         return t("result.draw")
     return t(
-        f"result.win.{result.reason}",
+        f"result.{'you_win' if winner == you else 'win'}.{result.reason}",
         winner=names[winner],
         loser=names[1 - winner],
         n0=stones[winner],
@@ -223,12 +224,14 @@ def render_board(
     *,
     bottom: int | None = None,
     game_id: int | None = None,
+    you: int | None = None,
 ) -> str:
     """The table as text lines (no code fence), at most 40 characters wide.
 
     ``names`` are the players' display names (player 0, player 1). ``bottom`` is the
     player drawn below the stones; by default the view's own player, so each player
-    sees their opponent's cards above the stones. Only public information is drawn.
+    sees their opponent's cards above the stones. ``you``: the player addressed in the
+    second person (see ``render_result``). Only public information is drawn.
     """
     if bottom is None:
         bottom = getattr(view, "player", 0) or 0
@@ -249,7 +252,7 @@ def render_board(
     if any(_terrain(s) for s in stones):
         lines.append(t("board.terrain"))
     if view.options.tactics:
-        lines.extend(_tactic_lines(view, names, (top, bottom)))
+        lines.extend(_tactic_lines(view, names, (top, bottom), you))
     decks = view.deck_sizes
     if view.options.tactics:
         lines.append(_fit(t("board.decks", clan=decks[0], tactic=decks[1])))
@@ -259,7 +262,7 @@ def render_board(
     if last:
         lines.extend(_wrap(t("board.last", text=last)))  # a tactic turn can be long
     if view.result is not None:
-        for line in _wrap(t("board.over", result=render_result(view.result, names))):
+        for line in _wrap(t("board.over", result=render_result(view.result, names, you=you))):
             lines.append(line)
     elif view.current_player is not None:
         lines.append(_fit(t("board.turn", name=names[view.current_player])))
@@ -274,7 +277,7 @@ def _hand_line(view: Any, names: Sequence[str], player: int, hand_sizes: tuple[i
     return _fit(line)
 
 
-def _tactic_lines(view: Any, names: Sequence[str], order: tuple[int, int]) -> list[str]:
+def _tactic_lines(view: Any, names: Sequence[str], order: tuple[int, int], you: int | None) -> list[str]:
     """The ruses each side has played and the other cards lying face up in the discard.
     (Morale and terrain cards in play are drawn at their stones.)"""
     ruses: list[list[Card]] = [[], []]
@@ -289,7 +292,10 @@ def _tactic_lines(view: Any, names: Sequence[str], order: tuple[int, int]) -> li
     for p in order:
         if ruses[p]:
             cards = " ".join(card_text(c) for c in ruses[p])
-            lines.extend(_wrap(t("board.ruses", name=_short_name(names[p]), cards=cards)))
+            if p == you:
+                lines.extend(_wrap(t("board.your_ruses", cards=cards)))
+            else:
+                lines.extend(_wrap(t("board.ruses", name=_short_name(names[p]), cards=cards)))
     if discarded:
         lines.extend(_wrap(t("board.discarded", cards=" ".join(card_text(c) for c in discarded))))
     return lines

@@ -7,7 +7,7 @@
 No token, no network: the board is the bot's own rendering (``bot.render``). Moves use
 the log notation (``play R7 3``, ``claim 3``, ``draw clan``, ...) or short forms
 (``R7 3``, ``c3``, ``p``, ``d``); ``help`` lists them. Bad input gets a message and a new
-prompt; ``quit`` or end of input leaves.
+prompt; ``quit`` resigns; end of input or Ctrl+C leaves.
 """
 
 from __future__ import annotations
@@ -34,8 +34,23 @@ Moves (stones are 1-9):
   scout / return R7 Fog / redeploy R7 3 5 / deserter R7 3 / traitor R7 3 5
 Other: board, hand, moves (your legal moves), help, quit"""
 
-_SHORT_PLAY = re.compile(r"^\s*([a-z]+\d*|[a-z]+-?[a-z]*)\s+(\d+)\s*$", re.IGNORECASE)
-_SHORT_CLAIM = re.compile(r"^\s*c(?:laim)?\s*(\d+)\s*$", re.IGNORECASE)
+YOU = "You"  # the name of the one player at the keyboard against the AI
+ECHO_LIMIT = 40  # characters of the player's input repeated in a message
+
+
+def _clip(text: str, limit: int = 3 * ECHO_LIMIT) -> str:
+    """A message that may repeat part of the input (a stone number), cut short."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _echo(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` quoted for a message, cut short: a pasted page is not printed back."""
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+# Stone numbers as in the notation: at most 3 ASCII digits (int() refuses thousands).
+_SHORT_PLAY = re.compile(r"^\s*([a-z]+[0-9]*|[a-z]+-?[a-z]*)\s+([0-9]{1,3})\s*$", re.IGNORECASE)
+_SHORT_CLAIM = re.compile(r"^\s*c(?:laim)?\s*([0-9]{1,3})\s*$", re.IGNORECASE)
 
 
 def parse_input(text: str, game: Game) -> Move:
@@ -81,6 +96,8 @@ class Terminal:
                  inp: TextIO, out: TextIO) -> None:  # fmt: skip
         self.game, self.humans, self.names, self.level, self.seed = game, humans, names, level, seed
         self.inp, self.out = inp, out
+        # That player reads "You win" and "Your ruses" rather than "You wins", "You's ruses".
+        self.you = names.index(YOU) if YOU in names else None
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -88,7 +105,7 @@ class Terminal:
     def show(self, player: int) -> None:
         view = self.game.view(player)
         self.say()
-        self.say(render_board(view, self.names))
+        self.say(render_board(view, self.names, you=self.you))
         self.say(f"Your hand: {render_hand(view)}")
         claims = [str(m.stone) for m in view.legal_moves() if isinstance(m, Claim)]
         if claims:
@@ -138,12 +155,12 @@ class Terminal:
                 move = parse_input(text, game)
                 self.apply(move, p)
             except NotationError:
-                self.say(f"I don't understand {text!r}. Try 'R7 3', 'c3', 'd', or 'help'.")
+                self.say(f"I don't understand {_echo(text)}. Try 'R7 3', 'c3', 'd', or 'help'.")
             except IllegalMove as error:
-                self.say(f"Not allowed: {error}")
+                self.say(f"Not allowed: {_clip(str(error))}")
         self.say()
         view = game.view(min(self.humans) if self.humans else 0)
-        self.say(render_board(view, self.names))  # ends with the result
+        self.say(render_board(view, self.names, you=self.you))  # ends with the result
         return 0
 
     def apply(self, move: Move, player: int) -> None:
@@ -174,11 +191,15 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
     options = GameOptions(ruleset=args.ruleset, tactics=args.tactics, claim_timing=args.claim_timing)
     game = Game.new(seed, options, first_player=first)
     if args.vs == "ai":
-        humans, names = {0}, ("You", f"AI ({args.level})")
+        humans, names = {0}, (YOU, f"AI ({args.level})")
     else:
         humans, names = {0, 1}, ("Player 1", "Player 2")
     print(f"Schotten-Totten, seed {seed}. Type 'help' for the commands.", file=out)
-    return Terminal(game, humans, names, args.level, seed, stdin or sys.stdin, out).run()
+    try:
+        return Terminal(game, humans, names, args.level, seed, stdin or sys.stdin, out).run()
+    except KeyboardInterrupt:  # Ctrl+C leaves the game like end of input does
+        print("\nBye.", file=out, flush=True)
+        return 0
 
 
 if __name__ == "__main__":

@@ -430,6 +430,13 @@ CATALOGUE.update(
             "an unclaimed stone and put it on your side of an unclaimed stone with a free place "
             "(the same stone too)."
         ),
+        # The player addressed as "you" (the terminal game names its player "You").
+        "result.you_win.three_adjacent": "You win with three adjacent stones.",
+        "result.you_win.five_stones": "You win with five stones.",
+        "result.you_win.both_passed": "Both players passed; you win with more stones ({n0}-{n1}).",
+        "result.you_win.resigned": "{loser} resigned; you win.",
+        "result.you_win.timeout": "{loser} ran out of time; you win.",
+        "board.your_ruses": "Your ruses: {cards}",
     }
 )
 

@@ -492,7 +492,9 @@ class Game:
 
         ``lost``: both sides complete and the opponent's is stronger. Results are cached
         per stone; an entry stays valid while the stone's epoch and the claimer's side
-        are unchanged and, for a failed proof, while its counter-example can still happen.
+        are unchanged and, for a failed proof, while its counter-example can still happen
+        and the opponent's side is still open (once it is complete, a refusal becomes a
+        comparison: lost, which the cached refusal cannot tell).
         """
         mine = self._sides[s][player]
         theirs = self._sides[s][1 - player]
@@ -502,12 +504,16 @@ class Game:
             ok, lost, ce, ce_mask = entry[2], entry[3], entry[4], entry[5]
             if ok or lost:
                 return ok, lost, ce
-            # Still refuted if the counter-example's missing cards are all still unplayed
-            # and the opponent's side is still part of it.
+            # Still refuted if the opponent's side is still incomplete, still part of the
+            # counter-example, and the counter-example's missing cards are all unplayed.
             opp = 0
             for c in theirs:
                 opp |= _BIT[c.id]
-            if opp & ce_mask == opp and (ce_mask & ~opp) & ~self._unplayed == 0:
+            if (
+                len(theirs) < self._needed(s)
+                and opp & ce_mask == opp
+                and (ce_mask & ~opp) & ~self._unplayed == 0
+            ):
                 return False, False, ce
         ok, ce = _prove(
             mine,

@@ -103,9 +103,10 @@ Move = PlayCard | Claim | Pass | Draw | Scout | ScoutReturn | Redeploy | Deserte
 
 
 def _stone(text: str, whole: str) -> int:
-    # ASCII digits only, and few of them: int() refuses some Unicode digits and very
-    # long numbers with ValueError, which is no notation error.
-    if not (text.isascii() and text.isdigit()) or len(text) > 2:
+    # ASCII digits, and few of them: str.isdigit also accepts "²", which int() refuses,
+    # and int() refuses thousands of digits; both with a bare ValueError. A number out
+    # of range (e.g. 10) is for the game to refuse, by name.
+    if not (text.isascii() and text.isdigit()) or len(text) > 3:
         raise NotationError(whole, what="move")
     return int(text)
 

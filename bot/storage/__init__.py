@@ -6,12 +6,14 @@ from bot.storage.database import (
     ChallengeStatus,
     ConcurrentUpdate,
     Database,
+    ForeignDatabase,
     GameRow,
     GameStatus,
     MatchRow,
     MoveRow,
     RatingRow,
     ResultRow,
+    backup,
 )
 from bot.storage.schema import MigrationError, latest_version
 
@@ -21,6 +23,7 @@ __all__ = [
     "ChallengeStatus",
     "ConcurrentUpdate",
     "Database",
+    "ForeignDatabase",
     "GameRow",
     "GameStatus",
     "MatchRow",
@@ -28,5 +31,6 @@ __all__ = [
     "MoveRow",
     "RatingRow",
     "ResultRow",
+    "backup",
     "latest_version",
 ]

@@ -21,6 +21,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final, Literal
 
 import aiosqlite
@@ -121,8 +122,69 @@ class ChallengeRow:
     expires_at: float
 
 
+class ForeignDatabase(MigrationError):
+    """The file is an SQLite database of some other program: the bot refuses it unchanged."""
+
+
+# Created by migration 1: a database at schema version 1 or later has all of them.
+_OUR_TABLES: Final = frozenset(
+    {"meta", "players", "games", "moves", "results", "ratings", "rating_changes", "challenges"}
+)
+
+
 def _probe(path: str) -> None:
-    sqlite3.connect(path).close()
+    """Fail here if the file cannot be opened or is not ours, before anything writes to
+    it: opening it for real switches it to WAL mode and migrating adds our tables."""
+    if not os.path.exists(path):
+        sqlite3.connect(path).close()  # a new database; fails now if the directory is missing
+        return
+    # Read-only: neither this check nor a refusal changes another program's file.
+    uri = Path(path).resolve().as_uri() + "?mode=ro"
+    conn = sqlite3.connect(uri, uri=True)
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        names = {
+            row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+        }
+    finally:
+        conn.close()
+    if version == 0 and not names:
+        return  # empty: ours to set up
+    if version >= 1 and names >= _OUR_TABLES:
+        return
+    shown = ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "")
+    raise ForeignDatabase(
+        f"{path} is not a Schotten-Totten bot database (schema version {version}, tables: "
+        f"{shown or 'none'}); it was left unchanged. Set DATABASE_PATH to the bot's own "
+        "database or to a new file."
+    )
+
+
+def backup(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
+    """Copy the database ``source`` to the new file ``target`` with SQLite's online backup,
+    safely while the bot runs: a consistent snapshot that includes what is still in the
+    ``-wal`` file. The copy is a single file (rollback journal); the bot makes it WAL
+    again when it opens it. Raises FileExistsError rather than overwrite ``target``."""
+    source, target = Path(source), Path(target)
+    if not source.is_file():
+        raise FileNotFoundError(f"no database at {source}")
+    if target.exists():
+        raise FileExistsError(f"{target} exists; give the backup a new name")
+    partial = target.with_name(target.name + ".part")  # never a half-written backup at target
+    src = sqlite3.connect(source)
+    try:
+        dst = sqlite3.connect(partial)
+        try:
+            src.backup(dst)
+            dst.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            dst.close()
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    finally:
+        src.close()
+    os.replace(partial, target)
 
 
 async def _run(conn: aiosqlite.Connection, sql: str) -> None:
@@ -372,6 +434,16 @@ class Database:
             (key, value),
         )
 
+    async def delete_meta(self, key: str) -> None:
+        await self._execute("DELETE FROM meta WHERE key = ?", (key,))
+
+    async def meta_keys(self, prefix: str) -> list[str]:
+        """The meta keys that start with ``prefix``, sorted."""
+        rows = await self._all(
+            "SELECT key FROM meta WHERE substr(key, 1, length(?)) = ? ORDER BY key", (prefix, prefix)
+        )
+        return [str(row["key"]) for row in rows]
+
     # -- players ---------------------------------------------------------------------
 
     async def ensure_players(self, user_ids: Iterable[int], now: float) -> None:
@@ -530,10 +602,12 @@ class Database:
         return [_game(row) for row in rows]
 
     async def mark_reminded(self, game_id: int, version: int) -> bool:
-        """Mark the current turn as reminded; False if the game has moved on meanwhile."""
+        """Mark the current turn as reminded; False if the game has moved on meanwhile or
+        the turn was already marked (so that only one caller sends the reminder)."""
         return (
             await self._execute(
-                "UPDATE games SET reminded = 1 WHERE id = ? AND version = ? AND status = 'active'",
+                "UPDATE games SET reminded = 1"
+                " WHERE id = ? AND version = ? AND status = 'active' AND reminded = 0",
                 (game_id, version),
             )
             == 1

@@ -93,6 +93,65 @@ async def test_development_guild_syncs_there(tmp_path: Path) -> None:
         await bot.close()
 
 
+async def test_clearing_dev_guild_removes_its_commands(tmp_path: Path) -> None:
+    # Started with DEV_GUILD_ID, then without it: the test server must not keep its
+    # guild commands next to the global ones (Discord would list /ping twice there).
+    path = tmp_path / "bot.db"
+    dev = create_bot(database=path, extensions=[], settings=Settings(dev_guild_id=4242))
+    add_command(dev, "ping")
+    prod = create_bot(database=path, extensions=[], settings=Settings())
+    add_command(prod, "ping")
+    try:
+        async with simcord.run(dev) as env:
+            guild = discord.Object(id=4242)
+            assert [c.name for c in await dev.tree.fetch_commands(guild=guild)] == ["ping"]
+            await env.restart_bot(prod)
+            await dev.close()
+            assert [c.name for c in await prod.tree.fetch_commands()] == ["ping"]
+            assert await prod.tree.fetch_commands(guild=guild) == []
+            assert command_syncs(env)[-2:] == [
+                f"/applications/{prod.application_id}/guilds/4242/commands",
+                f"/applications/{prod.application_id}/commands",
+            ]
+            assert await prod.db.meta_keys("command_sync:") == ["command_sync:global"]
+            # The next start has nothing left to clear: no request at all.
+            before = len(command_syncs(env))
+            assert not await prod.sync_commands()
+            assert len(command_syncs(env)) == before
+    finally:
+        await dev.close()
+        await prod.close()
+
+
+async def test_a_dev_guild_the_bot_left_is_logged_and_forgotten(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "bot.db"
+    bot = create_bot(database=path, extensions=[], settings=Settings())
+    add_command(bot, "ping")
+    try:
+        async with simcord.run(bot):
+            await bot.db.set_meta("command_sync:777", "fingerprint")  # an earlier DEV_GUILD_ID
+
+            async def refuse(guild: discord.abc.Snowflake | None = None) -> list:
+                raise discord.Forbidden(FakeResponse(403), "Missing Access")
+
+            bot.tree.sync = refuse  # type: ignore[method-assign]
+            with caplog.at_level(logging.WARNING, logger="bot.app"):
+                assert not await bot.clear_guild_commands(777, missing_ok=True)
+            assert "clear-guild-commands 777" in caplog.text
+            assert await bot.db.meta_keys("command_sync:777") == []
+            with pytest.raises(discord.Forbidden):
+                await bot.clear_guild_commands(777)
+    finally:
+        await bot.close()
+
+
+class FakeResponse:
+    def __init__(self, status: int) -> None:
+        self.status, self.reason = status, "refused"
+
+
 async def test_no_sync_when_disabled() -> None:
     bot = create_bot(database=":memory:", extensions=[], sync_commands=False)
     try:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
+import logging
 import os
 import signal
 import sqlite3
@@ -9,9 +12,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import discord
 import pytest
 
-from bot.storage import latest_version
+import bot.__main__ as entry
+from bot.__main__ import configure_logging
+from bot.app import SchottenBot
+from bot.storage import Database, latest_version
 
 HERE = Path(__file__).resolve().parent
 
@@ -121,3 +128,192 @@ def test_database_directory_is_created(tmp_path: Path) -> None:
             proc.wait()
     assert proc.returncode == 0
     assert db_path.is_file()
+
+
+def test_another_programs_database_is_refused_with_a_message(tmp_path: Path) -> None:
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE notes (text TEXT)")
+    conn.close()
+    before = other.read_bytes()
+    proc = subprocess.run(
+        [sys.executable, str(HERE / "fake_discord_start.py")],
+        cwd=tmp_path,
+        env=environment(DISCORD_TOKEN="not-a-real-token", DATABASE_PATH=str(other)),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 1
+    assert "not a Schotten-Totten bot database" in proc.stderr and "DATABASE_PATH" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert other.read_bytes() == before
+
+
+def start_and_stop(tmp_path: Path) -> str:
+    """Standard error of a bot started (without Discord) and stopped with SIGTERM."""
+    proc = subprocess.Popen(
+        [sys.executable, str(HERE / "fake_discord_start.py")],
+        cwd=tmp_path,
+        env=environment(
+            DISCORD_TOKEN="not-a-real-token", DATABASE_PATH=str(tmp_path / "s.db"), LOG_LEVEL="INFO"
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == "ready\n", proc.stderr.read() if proc.stderr else ""
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, stderr
+    return stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_start_up_log_has_no_voice_warnings_and_no_colour_codes_in_a_pipe(tmp_path: Path) -> None:
+    stderr = start_and_stop(tmp_path)
+    assert "Database" in stderr and "opened" in stderr  # the log is there
+    assert "PyNaCl" not in stderr and "davey" not in stderr  # the bot uses no voice
+    assert "WARNING" not in stderr
+    assert "\x1b[" not in stderr  # stderr is a pipe here, not a terminal
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("stream", "coloured"), [(io.StringIO(), False), (Terminal(), True)])
+def test_log_colours_only_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, stream: io.StringIO, coloured: bool
+) -> None:
+    # discord.py also colours when it thinks it runs in Docker, whatever the stream is.
+    monkeypatch.setattr(discord.utils, "is_docker", lambda: True)
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        configure_logging(logging.INFO, stream=stream)
+        logging.getLogger("bot.test").info("hello")
+    finally:
+        for handler in root.handlers:
+            if handler not in handlers:
+                root.removeHandler(handler)
+        root.setLevel(level)
+    assert "hello" in stream.getvalue()
+    assert ("\x1b[" in stream.getvalue()) is coloured
+
+
+def test_clear_guild_commands_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # python -m bot clear-guild-commands ID: logs in without the gateway, empties that
+    # server's commands and forgets it was synced there. Discord is faked at login/sync.
+    db_path = tmp_path / "bot.db"
+
+    async def earlier_dev_guild() -> None:
+        async with Database(db_path) as db:
+            await db.migrate()
+            await db.set_meta("command_sync:4242", "fingerprint")
+            await db.set_meta("command_sync:global", "fingerprint")
+
+    asyncio.run(earlier_dev_guild())
+    synced: list[tuple[int | None, list[str]]] = []
+
+    async def login(self: SchottenBot, token: str) -> None:
+        await self.setup_hook()
+
+    async def sync(
+        self: discord.app_commands.CommandTree, *, guild: discord.abc.Snowflake | None = None
+    ) -> list:
+        synced.append((None if guild is None else guild.id, [c.name for c in self.get_commands(guild=guild)]))
+        return []
+
+    monkeypatch.setattr(SchottenBot, "login", login)
+    monkeypatch.setattr(discord.app_commands.CommandTree, "sync", sync)
+    monkeypatch.setattr(entry, "configure_logging", lambda level: None)
+    monkeypatch.chdir(tmp_path)  # no .env of the developer's
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("DATABASE_PATH", str(db_path))
+    monkeypatch.delenv("DEV_GUILD_ID", raising=False)
+    assert entry.main(["clear-guild-commands", "4242"]) == 0
+    assert synced == [(4242, [])]
+    with sqlite3.connect(db_path) as conn:
+        keys = [row[0] for row in conn.execute("SELECT key FROM meta ORDER BY key")]
+    conn.close()
+    assert keys == ["command_sync:global"]
+
+
+def test_clear_guild_commands_needs_a_number_and_a_token(tmp_path: Path) -> None:
+    for args, expected in (
+        (["clear-guild-commands", "my-server"], "invalid int"),
+        (["clear-guild-commands", "1"], "DISCORD_TOKEN"),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "bot", *args],
+            cwd=tmp_path,
+            env=environment(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 2 and expected in proc.stderr
+        assert "Traceback" not in proc.stderr
+
+
+async def test_backup_while_the_database_is_open_in_wal_mode(tmp_path: Path) -> None:
+    db_path, copy = tmp_path / "live.db", tmp_path / "backups" / "copy.db"
+    copy.parent.mkdir()
+    async with Database(db_path) as db:
+        await db.migrate()
+        await db.set_meta("committed", "yes")
+        # The row is committed but still only in the -wal file: a plain copy of the
+        # database file alone would miss it.
+        assert (await db._one("PRAGMA journal_mode"))[0] == "wal"  # type: ignore[index]
+        assert Path(f"{db_path}-wal").stat().st_size > 0
+        proc = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "bot", "backup", str(copy)],
+            cwd=tmp_path,
+            env=environment(DATABASE_PATH=str(db_path)),  # no token needed
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert f"Backed up {db_path} to {copy}." in proc.stdout
+        await db.set_meta("later", "not in the backup")
+    assert not Path(f"{copy}-wal").exists()  # a single, self-contained file
+    with sqlite3.connect(copy) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == latest_version()
+        assert dict(conn.execute("SELECT key, value FROM meta").fetchall()) == {"committed": "yes"}
+    conn.close()
+    async with Database(copy) as restored:  # the bot opens a backup as its own database
+        assert await restored.migrate() == latest_version()
+        assert await restored.get_meta("committed") == "yes"
+
+
+def test_backup_never_overwrites_and_needs_a_database(tmp_path: Path) -> None:
+    existing = tmp_path / "existing.db"
+    existing.write_bytes(b"keep")
+    for db_path, target, expected in (
+        (tmp_path / "missing.db", tmp_path / "new.db", "no database at"),
+        (existing, existing, "exists"),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "bot", "backup", str(target)],
+            cwd=tmp_path,
+            env=environment(DATABASE_PATH=str(db_path)),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 1 and expected in proc.stderr, proc.stderr
+        assert "Traceback" not in proc.stderr
+    assert existing.read_bytes() == b"keep"
+    assert not (tmp_path / "missing.db").exists() and not (tmp_path / "new.db").exists()

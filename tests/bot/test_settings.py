@@ -21,19 +21,31 @@ def test_defaults_without_environment() -> None:
 
 
 def test_env_example_lists_every_setting_with_its_default() -> None:
-    # The example file parses to the defaults: what it shows is what you get.
+    # The example file parses to the defaults: what it shows is what you get. Only the
+    # token is set in it; every optional setting is a comment naming its default, so that
+    # a copy of it sets nothing the README says is derived from another setting.
     assert Settings.from_env({}, env_file=EXAMPLE) == Settings()
     text = EXAMPLE.read_text()
-    for name in (
-        "DISCORD_TOKEN",
-        "DATABASE_PATH",
-        "LOG_LEVEL",
-        "DEV_GUILD_ID",
-        "CHALLENGE_TIMEOUT",
-        "TURN_TIMEOUT",
-        "TURN_REMINDER",
-    ):
-        assert f"\n{name}=" in text
+    assert "\nDISCORD_TOKEN=\n" in text
+    defaults = Settings()
+    for name, default in {
+        "DATABASE_PATH": defaults.database_path,
+        "LOG_LEVEL": defaults.log_level,
+        "DEV_GUILD_ID": "",
+        "CHALLENGE_TIMEOUT": defaults.challenge_timeout,
+        "TURN_TIMEOUT": defaults.turn_timeout,
+        "TURN_REMINDER": defaults.turn_reminder,
+        "AI_WORKERS": defaults.ai_workers,
+    }.items():
+        assert f"\n# {name}={default}\n" in text
+        assert f"\n{name}=" not in text
+
+
+def test_env_example_copied_to_env_with_a_short_turn_timeout() -> None:
+    # README: cp .env.example .env; TURN_TIMEOUT=3600 make run -> the reminder defaults
+    # to half the timeout instead of the bot refusing to start.
+    settings = Settings.from_env({"TURN_TIMEOUT": "3600"}, env_file=EXAMPLE)
+    assert (settings.turn_timeout, settings.turn_reminder) == (3600, 1800)
 
 
 def test_env_file_is_read_and_environment_wins(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import ConcurrentUpdate, Database, MigrationError, RatingRow, latest_version
+from bot.storage import ConcurrentUpdate, Database, ForeignDatabase, MigrationError, RatingRow, latest_version
 from bot.storage.schema import migrations
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,11 +102,49 @@ async def test_migrate_from_every_earlier_version(tmp_path: Path, start: int) ->
 
 
 async def test_database_newer_than_code_is_refused(tmp_path: Path) -> None:
+    await (await new_db(tmp_path / "n.db")).close()
     with sqlite3.connect(tmp_path / "n.db") as conn:
         conn.execute(f"PRAGMA user_version = {latest_version() + 1}")
     async with Database(tmp_path / "n.db") as db:
         with pytest.raises(MigrationError, match="newer"):
             await db.migrate()
+
+
+def foreign_database(path: Path, journal_mode: str) -> None:
+    """Another program's SQLite file: its own tables, its own schema version."""
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA journal_mode = {journal_mode}")
+        conn.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+        conn.execute("INSERT INTO notes (text) VALUES ('keep me')")
+        conn.execute("PRAGMA user_version = 3")
+    conn.close()
+
+
+@pytest.mark.parametrize("journal_mode", ["delete", "wal"])
+async def test_another_programs_database_is_refused_unchanged(tmp_path: Path, journal_mode: str) -> None:
+    path = tmp_path / "other.db"
+    foreign_database(path, journal_mode)
+    before = path.read_bytes()
+    db = Database(path)
+    with pytest.raises(ForeignDatabase, match="not a Schotten-Totten bot database") as info:
+        await db.connect()
+    assert isinstance(info.value, MigrationError)  # python -m bot reports it as a database error
+    assert "notes" in str(info.value) and "DATABASE_PATH" in str(info.value)
+    assert not db.is_open
+    assert path.read_bytes() == before
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == journal_mode
+        assert conn.execute("SELECT name FROM sqlite_master").fetchall() == [("notes",)]
+    conn.close()
+
+
+async def test_empty_and_own_databases_are_accepted(tmp_path: Path) -> None:
+    (tmp_path / "empty.db").touch()  # e.g. made by an operator beforehand
+    await (await new_db(tmp_path / "empty.db")).close()
+    db = await new_db(tmp_path / "empty.db")  # ours now: opened again
+    await db.close()
+    await (await new_db(tmp_path / "new.db")).close()
+    assert (tmp_path / "new.db").is_file()
 
 
 async def test_file_database_uses_wal_and_foreign_keys(tmp_path: Path) -> None:
@@ -220,6 +258,7 @@ async def test_deadlines_reminders_and_message_ids() -> None:
         assert [g.id for g in await db.games_due(100)] == [due]
         assert [g.id for g in await db.games_to_remind(now=60, after=50)] == [due, later]
         assert await db.mark_reminded(due, version=0)
+        assert not await db.mark_reminded(due, version=0)  # already reminded: remind once
         assert not await db.mark_reminded(later, version=5)  # moved on meanwhile
         assert [g.id for g in await db.games_to_remind(now=60, after=50)] == [later]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import signal
 import subprocess
 import sys
 
@@ -13,6 +14,7 @@ from bot.terminal import Terminal, main, parse_input
 from rules.cards import parse_card
 from rules.game import Game, GameOptions
 from rules.moves import Claim, Draw, Pass, PlayCard, Scout
+from rules.positions import position
 
 
 class ScriptedPlayer(io.StringIO):
@@ -45,7 +47,7 @@ def test_a_scripted_game_finishes(humans: set[int], tactics: bool) -> None:
     text = out.getvalue()
     assert "Stone 1" not in text or "goes to" in text
     assert text.count("I don't understand") + text.count("Not allowed") >= inp.typos > 0
-    assert "wins" in text.lower() or "draw" in text.lower()
+    assert "Game over: " in text and ("win" in text.lower() or "draw" in text.lower())
 
 
 def test_short_forms() -> None:
@@ -87,3 +89,64 @@ def test_quit_resigns_and_shows_the_result() -> None:
     out = io.StringIO()
     assert main(["--seed", "2", "--level", "easy"], stdin=io.StringIO("quit\n"), stdout=out) == 0
     assert "You resigned." in out.getvalue()
+
+
+def test_the_player_called_you_is_addressed_in_the_second_person() -> None:
+    # "You" win and "Your ruses", not "You wins" and "You's ruses"; the AI keeps its name.
+    game = position(
+        options=GameOptions(tactics=True),
+        hands=("R1 Y1", "G1 Y2"),
+        sides={3: ("P7 P8 P9", "G4 G5")},
+        owners={1: 0, 2: 0},
+        discards=((0, "Scout"), (1, "Deserter")),
+    )
+    out = io.StringIO()
+    assert Terminal(game, {0}, ("You", "AI (hard)"), "easy", 1, io.StringIO("c3\n"), out).run() == 0
+    text = " ".join(out.getvalue().split())  # the board wraps its long lines
+    assert game.result is not None and game.result.winner == 0
+    assert "You win with three adjacent stones." in text
+    assert "Your ruses: Scout" in text and "AI (hard)'s ruses: Deserter" in text
+    assert "You wins" not in text and "You's" not in text
+
+
+def test_hot_seat_names_keep_the_third_person() -> None:
+    game = position(hands=("R1 Y1", "G1 Y2"), sides={3: ("P7 P8 P9", "G4 G5")}, owners={1: 0, 2: 0})
+    out = io.StringIO()
+    assert Terminal(game, {0, 1}, ("Player 1", "Player 2"), "easy", 1, io.StringIO("c3\n"), out).run() == 0
+    assert "Player 1 wins with three adjacent stones." in " ".join(out.getvalue().split())
+
+
+def test_a_very_long_line_is_not_echoed_whole() -> None:
+    junk = "x" * 10_000
+    proc = run_cli(f"{junk}\nplay R7 {'9' * 5000}\n", "--level", "random")
+    assert proc.returncode == 0, proc.stderr
+    assert "I don't understand 'xxxx" in proc.stdout
+    assert max(len(line) for line in proc.stdout.splitlines()) <= 120
+    assert "x" * 200 not in proc.stdout and "9" * 200 not in proc.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_at_the_prompt_exits_without_a_traceback() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot.terminal", "--seed", "3", "--first", "me", "--level", "random"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        seen = ""
+        while not seen.endswith("You> "):  # the prompt has no newline: read by character
+            char = proc.stdout.read(1)
+            assert char, "the game ended before its first prompt"
+            seen += char
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert "Bye." in out
+    assert proc.returncode == 0

@@ -163,6 +163,22 @@ def test_a_play_between_passes_resets_the_count():
     assert not g.is_over and g.consecutive_passes == 1
 
 
+@pytest.mark.parametrize(
+    "text", ["play R7 " + "9" * 5000, "claim " + "1" * 5000, "claim ³", "redeploy R7 3 ²", "traitor R7 3 ٣"]
+)
+def test_stone_numbers_that_are_not_small_ascii_numbers_are_notation_errors(text):
+    # int() refuses 5000 digits and superscripts with a bare ValueError: the notation
+    # must reject them itself (NotationError), as it does any other unreadable move.
+    with pytest.raises(errors.NotationError):
+        m(text)
+
+
+def test_a_stone_number_out_of_range_is_still_no_such_stone():
+    g = Game.new(1)
+    with pytest.raises(errors.NoSuchStone):
+        g.apply(m("claim 10"))
+
+
 # --------------------------------------------------------------------------- claims
 
 
@@ -217,6 +233,21 @@ def test_unprovable_claim_names_a_counter_example_that_beats_the_side():
     assert side_strength(list(ce)) > side_strength(parse_cards("B1 B2 B4"))
     assert "3" in str(info.value)
     assert Claim(3) not in g.legal_moves()
+
+
+def test_a_refused_claim_is_lost_once_the_opponent_completes_the_counter_example():
+    # The refusal names R8 R9 R7; when P1 then plays exactly R7, the stone is lost, not
+    # "not provable yet" (the cached refusal must not outlive the opponent's open side).
+    g = position(hands=("B5 B6", "R7 P1"), sides={1: ("Y1 G2 B4", "R8 R9")}, current=0)
+    with pytest.raises(errors.ClaimNotProvable) as info:
+        g.apply(Claim(1))
+    assert set(info.value.counter_example or ()) == set(parse_cards("R7 R8 R9"))
+    for text in ("play B5 5", "draw clan", "play R7 1", "draw clan"):
+        g.apply(m(text))
+    with pytest.raises(errors.ClaimLost):
+        g.apply(Claim(1))
+    with pytest.raises(errors.ClaimLost):
+        Game.from_dict(g.to_dict()).apply(Claim(1))
 
 
 def test_proof_uses_every_card_not_on_the_table_including_the_claimers_hand():

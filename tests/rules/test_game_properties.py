@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from rules import errors
 from rules.cards import Card
 from rules.game import Game, GameOptions
-from rules.moves import PlayCard, ScoutReturn
+from rules.moves import Claim, PlayCard, ScoutReturn
 
 OPTIONS = st.builds(
     GameOptions,
@@ -181,3 +181,27 @@ def test_random_tactics_games_keep_the_tactic_limit(seed, ruleset):
 
     g = random_game(seed, options, check)
     assert every_card(g) == full
+
+
+def claim_code(g: Game, stone: int) -> str:
+    try:
+        g.apply(Claim(stone))
+    except errors.IllegalMove as error:
+        return error.code
+    return "ok"
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), options=OPTIONS)
+def test_a_claim_gets_the_same_answer_as_from_a_fresh_copy(seed, options):
+    # The game caches proofs and counter-examples between moves; a copy rebuilt from the
+    # dict has no cache. Both must refuse (or allow) every claim for the same reason.
+    def check(g: Game) -> None:
+        p = g.current_player
+        for stone in range(1, 10):
+            # A clone keeps the cache (warmed by legal_moves); a claim that is allowed
+            # changes the game, so each attempt gets its own copies.
+            if g.stone(stone).owner is None and len(g.stone(stone).sides[p]) >= 3:
+                assert claim_code(g.clone(), stone) == claim_code(Game.from_dict(g.to_dict()), stone)
+
+    random_game(seed, options, check)
