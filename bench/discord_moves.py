@@ -1,11 +1,14 @@
 """Benchmark: many concurrent games driven through simcord, the whole stack per move.
 
     python bench/discord_moves.py [--games 100] [--burst 1 10 100] [--moves 1000]
-                                  [--rate 20 50 100] [--duration 10] [--seed 1]
+                                  [--rate 20 50 100] [--duration 10] [--dm 300] [--seed 1]
 
-Each game is started the way members start one (``/schotten challenge``, Accept). A move
-is the next move of a game's player to move, sent as a ``/schotten play|claim|pass``
-interaction. A move's time runs from its arrival to the moment the bot has finished
+Each game is started the way members start one (``/schotten challenge``, Accept). In the
+burst and rate modes a move is the next move of a game's player to move, sent as a
+``/schotten play|claim|pass`` interaction. The dm mode makes moves the way a player with
+open DMs does: card select, stone select, Play (three interactions; a claim or an end
+of turn is one button), one move at a time, timed from the first click to the bot's
+last answer. A move's time runs from its arrival to the moment the bot has finished
 with it: gateway parsing, the command, the game service (lock, engine, SQLite commit on
 a file database in WAL mode), rendering, the DM edits, the board message and the
 ephemeral answer. Queueing behind other moves is included. Two load shapes:
@@ -34,8 +37,10 @@ exclusively (nested sections are not counted twice), into:
   parsers they call. In production this is Discord's work, on Discord's machines.
 * the bot: discord.py's gateway parsers, app-command handling (``CommandTree._call``,
   which runs the cog, discord.py's client-side REST plumbing and the response
-  parsing), the game service (``GameService._apply``, excluding waits on the database
-  thread) and the render functions.
+  parsing) and component handling (``ViewStore.schedule_dynamic_item_call``, the same
+  for buttons and selects; both reported as "command"), the game service
+  (``GameService._apply``, excluding waits on the database thread) and the render
+  functions.
 * bench harness: the driver building interactions, and simcord's settling in burst mode
   (its scans grow with the tasks in flight; with bursts of 100 they dominate the loop
   and so the burst latencies).
@@ -86,6 +91,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import discord
 import simcord
 import simcord.http.router as simcord_router
+from discord.ui.view import ViewStore
 from simcord import actors as _actors
 from simcord import interactions as _ix
 from simcord.backend.ops.base import BackendBase
@@ -96,6 +102,7 @@ import cogs.table.table as table_module
 from bot.app import create_bot
 from bot.service import GameService
 from rules.moves import Claim, Draw, Pass, PlayCard
+from tests.cogs.helpers import dm_turn
 
 TARGET_P99_MS = 50.0
 DISCORD_GLOBAL_REQUESTS_PER_S = 50
@@ -193,6 +200,10 @@ def instrument(profile: Profile) -> None:
     BackendBase.emit = profile.wrap_sync(BackendBase.emit, DISCORD)  # type: ignore[method-assign]
     discord.app_commands.CommandTree._call = profile.wrap_async(  # type: ignore[method-assign]
         discord.app_commands.CommandTree._call, "command"
+    )
+    # Buttons and selects: discord.py builds the DynamicItem and runs its callback here.
+    ViewStore.schedule_dynamic_item_call = profile.wrap_async(  # type: ignore[method-assign]
+        ViewStore.schedule_dynamic_item_call, "command"
     )
     GameService._apply = profile.wrap_async(GameService._apply, "service")  # type: ignore[method-assign]
     for name in ("render_board", "render_hand", "render_last", "render_result", "code_block"):
@@ -512,12 +523,60 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
                 )
                 report(result)
                 results.append(result)
+            if args.dm:
+                result = await dm_moves(bot, env, profile, slots, by_id, rng, args, replace_finished)
+                result["finished"] += finished
+                report(result)
+                results.append(result)
         await bot.db.close()
     return results
 
 
+async def dm_moves(
+    bot: Any,
+    env: simcord.Env,
+    profile: Profile,
+    slots: dict[int, int],
+    by_id: dict[int, Any],
+    rng: random.Random,
+    args: argparse.Namespace,
+    replace_finished: Callable[[], Any],
+) -> dict[str, Any]:
+    """Moves made the way a player with open DMs makes them: a card in the card select,
+    a stone in the stone select, then Play (a claim, a pass or an end of turn is one
+    button). One move at a time; its time runs from the first click to the bot having
+    answered the last one, so it holds every round trip of the move."""
+    latencies: list[float] = []
+    meter = Meter(profile, env, keep_logs=args.keep_logs)
+    interactions = 0
+    finished = 0
+    while len(latencies) < args.dm:
+        record = await bot.service.get(slots[rng.choice(sorted(slots))])
+        actor = by_id[record.current_user]
+        meter.start()
+        start = time.perf_counter()
+        done = await dm_turn(actor, rng, record.id)
+        latencies.append(time.perf_counter() - start)
+        meter.stop()
+        interactions += 3 if done.startswith("play") else 1
+        finished += await replace_finished()
+    moves = len(latencies)
+    result = summarize(
+        f"dm {args.dm}",
+        latencies,
+        moves,
+        sum(latencies),
+        finished=finished,
+        **meter.breakdown(moves),
+    )
+    result["interactions_per_move"] = interactions / moves
+    return result
+
+
 def report(r: dict[str, Any]) -> None:
     notes = [f"{r[k]} {k}" for k in ("errors", "dropped", "unfinished") if r.get(k)]
+    if "interactions_per_move" in r:
+        notes.append(f"{r['interactions_per_move']:.1f} interactions/move")
     if "max_lag_ms" in r:
         notes.append(f"driver lag max {r['max_lag_ms']:.1f} ms")
     print(
@@ -572,6 +631,12 @@ def main() -> None:
         "--rate", type=float, nargs="*", default=[20, 50, 100], help="open-loop arrivals, moves/s"
     )
     parser.add_argument("--duration", type=float, default=10.0, help="seconds of arrivals per rate")
+    parser.add_argument(
+        "--dm",
+        type=int,
+        default=300,
+        help="moves made through the DM controls, one at a time (0: none; default 300)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--keep-logs",
