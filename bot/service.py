@@ -33,6 +33,7 @@ from bot.errors import (
     NotAPlayer,
     StaleControl,
 )
+from bot.lru import LRU
 from bot.storage import UNSET, Database, GameRow, ResultRow
 from bot.storage.database import _Unset
 from rules.game import Applied, Game, GameOptions, Result
@@ -44,6 +45,11 @@ T = TypeVar("T")
 
 # A forced move never repeats forever; this bounds a buggy engine instead of hanging.
 MAX_FORCED_MOVES = 64
+# Games kept loaded: a bound on memory. Each is about a hundred objects that every full
+# garbage collection walks; one read again costs a database read and a parse, which a
+# move then pays (bench/gc_pauses.py: 64 cached games of 300 in play cost a third of the
+# moves/s, 1000 kept the longest pause under 10 ms).
+CACHED_GAMES = 1000
 
 ResultHook = Callable[[Database, "GameRecord", ResultRow], Awaitable[None]]
 
@@ -178,12 +184,14 @@ class GameService:
         *,
         clock: Callable[[], float] = time.time,
         turn_timeout: float = 86400,
+        cached_games: int = CACHED_GAMES,
     ) -> None:
         self.db = db
         self.clock = clock
         self.turn_timeout = turn_timeout
         self.result_hooks: list[ResultHook] = []
-        self._cache: dict[int, GameRecord] = {}
+        # The games moved most recently; the others are read again when asked for.
+        self._cache: LRU[int, GameRecord] = LRU(cached_games)
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     # -- reading ---------------------------------------------------------------------
@@ -196,8 +204,10 @@ class GameService:
         record = await self._read(game_id)
         if record.is_active:
             # A move committed while we were reading has cached a newer record: keep it.
-            current = self._cache.setdefault(game_id, record)
-            return current if current.version >= record.version else record
+            current = self._cache.get(game_id)
+            if current is not None and current.version >= record.version:
+                return current
+            self._cache.put(game_id, record)
         return record
 
     def games_in_memory(self) -> set[int]:
@@ -208,7 +218,7 @@ class GameService:
         """The game as stored now, whatever this process cached (another process, or an
         operator's repair, may have changed it)."""
         async with self._locks[game_id]:
-            self._cache.pop(game_id, None)
+            self._cache.pop(game_id)
             return await self.get(game_id)
 
     async def active_games_for(self, user_id: int) -> list[GameRecord]:
@@ -275,7 +285,7 @@ class GameService:
                 ai_player=ai_player,
                 ai_level=ai_level,
             )
-        self._cache[record.id] = record
+        self._cache.put(record.id, record)
         return record
 
     async def insert_game(
@@ -427,7 +437,7 @@ class GameService:
             done = await self.db.mark_reminded(game_id, version)
             cached = self._cache.get(game_id)
             if done and cached is not None and cached.version == version:
-                self._cache[game_id] = dataclasses.replace(cached, reminded=True)
+                self._cache.put(game_id, dataclasses.replace(cached, reminded=True))
             return done
 
     async def set_message_ids(
@@ -455,7 +465,7 @@ class GameService:
                 dm_message_ids=(dms[0], dms[1]),
             )
             if record.is_active:
-                self._cache[game_id] = record
+                self._cache.put(game_id, record)
         if not record.is_active:
             self._locks.pop(game_id, None)
         return record
@@ -549,14 +559,14 @@ class GameService:
                         await hook(self.db, new, result_row)
         except BaseException:
             # Whether or not the commit reached the disk, the next request reloads it.
-            self._cache.pop(record.id, None)
+            self._cache.pop(record.id)
             raise
         if finished:
-            self._cache.pop(record.id, None)
+            self._cache.pop(record.id)
             self._locks.pop(record.id, None)  # a finished game takes no more requests
             log.info("Game %d finished: %s", record.id, game.result)
         else:
-            self._cache[record.id] = new
+            self._cache.put(record.id, new)
         return MoveOutcome(
             game=new,
             applied=list(applied),
@@ -588,7 +598,7 @@ class GameService:
             return cached
         record = self._record(row)
         if record.is_active:
-            self._cache[row.id] = record
+            self._cache.put(row.id, record)
         return record
 
     @staticmethod

@@ -25,6 +25,7 @@ import discord
 
 from bot.app import SchottenBot
 from bot.errors import GameFinished, ServiceError, StaleControl
+from bot.lru import LRU
 from bot.ratings import GLOBAL_SCOPE, guild_scope
 from bot.service import GameRecord, GameService, MoveOutcome
 from bot.text import t
@@ -41,6 +42,7 @@ from rules.view import PlayerView
 log = logging.getLogger(__name__)
 
 CANNOT_DM = 50007  # Discord's error code: the user does not accept DMs from us
+VIEWS_KEPT = 32  # a move renders each seat's view a few times; a view is cheap to redo
 
 
 def _drawn(applied: Sequence[Applied], player: int) -> list[Card]:
@@ -66,7 +68,8 @@ class Table:
         self.bot = bot
         self._publish_locks: dict[int, asyncio.Lock] = {}
         self._dm_channels: dict[int, discord.DMChannel] = {}
-        self._views: dict[tuple[int, int], tuple[int, PlayerView]] = {}  # (game, seat) -> (version, view)
+        # (game, seat) -> (version, view): the latest views only, a few games' worth
+        self._views: LRU[tuple[int, int], tuple[int, PlayerView]] = LRU(VIEWS_KEPT)
 
     @property
     def service(self) -> GameService:
@@ -87,7 +90,8 @@ class Table:
         key = (record.id, player)
         hit = self._views.get(key)
         if hit is None or hit[0] != record.version:
-            hit = self._views[key] = (record.version, record.game.view(player))
+            hit = (record.version, record.game.view(player))
+            self._views.put(key, hit)
         return hit[1]
 
     def controls(
@@ -217,14 +221,14 @@ class Table:
         """Show the stored state again (board and both DMs), forgetting what was memoised:
         for a game changed behind the service's back."""
         for player in (0, 1):
-            self._views.pop((game_id, player), None)
+            self._views.pop((game_id, player))
         await self.publish(MoveOutcome(game=await self.service.reload(game_id)))
 
     def _forget(self, game_id: int) -> None:
         """A finished game's in-memory entries (what is stored stays)."""
         self._publish_locks.pop(game_id, None)
         for player in (0, 1):
-            self._views.pop((game_id, player), None)
+            self._views.pop((game_id, player))
         self.bot.delivery.forget_game(game_id)
 
     async def _publish(self, outcome: MoveOutcome, *, superseded: bool, skip_dm: int | None) -> None:
