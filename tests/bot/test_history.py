@@ -47,7 +47,9 @@ async def resign(service: GameService, clock: FakeClock, players, loser: int, *,
 async def test_history_is_newest_first_paged_with_rating_changes(db: Database, service, clock) -> None:
     install(service)
     ids = [await resign(service, clock, (ALICE, BOB), BOB) for _ in range(12)]
-    practice = await finish(service, clock, (ALICE, ROBOT), guild_id=None, seed=5, ai_player=1, ai_level="easy")
+    practice = await finish(
+        service, clock, (ALICE, ROBOT), guild_id=None, seed=5, ai_player=1, ai_level="easy"
+    )
     history = History(db)
     first = await history.page(ALICE, 0, size=10)
     assert first is not None

@@ -69,7 +69,9 @@ def test_the_header_and_one_move_a_line() -> None:
     assert header["Claims"] == "anytime" and header["Seed"] == "4"
     assert header["Player0"] == "11 alice" and header["Player1"] == "22 bob"
     assert header["First"] == str(game.first_player)
-    assert header["Result"] == f"{game.result.winner} resigned {game.result.stones[0]}-{game.result.stones[1]}"
+    assert (
+        header["Result"] == f"{game.result.winner} resigned {game.result.stones[0]}-{game.result.stones[1]}"
+    )
     assert header["Started"] == "2023-11-14T22:13:20Z"
     moves = lines[lines.index("") + 1 :]
     assert moves == [f"{p} {m}" for p, m in game.log]
