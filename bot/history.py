@@ -92,7 +92,8 @@ class FinishedGame:
 
     def replay(self, steps: int | None = None) -> Game:
         """The game after its first ``steps`` log entries (all of them by default)."""
-        return self.record(("", "")).replay(steps)
+        entries = list(self.moves if steps is None else self.moves[: max(0, steps)])
+        return Game.replay(self.seed, self.options, entries, first_player=self.first_player)
 
     @property
     def engine_result(self) -> Result:

@@ -195,7 +195,8 @@ def _player(values: dict[str, tuple[int, str]], key: str) -> RecordPlayer:
     if match is None:
         raise RecordError(f"line {number}: {key} is '<user id or -> <name>'")
     user_id = None if match[1] == "-" else int(match[1])
-    return RecordPlayer(user_id, (match[2] or "").strip() or f"Player {int(key[-1]) + 1}")
+    # Printed as it is by the terminal: no control characters (escape sequences) pass.
+    return RecordPlayer(user_id, _one_line(match[2] or "") or f"Player {int(key[-1]) + 1}")
 
 
 def _result(values: dict[str, tuple[int, str]]) -> Result:

@@ -147,9 +147,8 @@ def replay_board(game: FinishedGame, state: Game, names: tuple[str, str]) -> str
     return code_block(render_board(state.view(0), in_code(names), bottom=0, game_id=game.id))
 
 
-def replay_text(game: FinishedGame, step: int, names: tuple[str, str]) -> tuple[str, Game]:
-    """The replay at ``step`` (clamped to 0..steps) and the game at that step."""
-    step = max(0, min(step, game.steps))
+def replay_text(game: FinishedGame, step: int, names: tuple[str, str]) -> str:
+    """The replay at ``step`` (0: the deal; ``game.steps``: the end)."""
     state = game.replay(step)
     text_names = in_text(names)
     lines = [
@@ -172,7 +171,7 @@ def replay_text(game: FinishedGame, step: int, names: tuple[str, str]) -> tuple[
     lines.append(replay_board(game, state, names))
     lines.extend(_hand_line(text_names[p], state, p) for p in (0, 1))
     lines.append(t("replay.hands_note"))
-    return "\n".join(lines), state
+    return "\n".join(lines)
 
 
 async def replay_message(interaction: Interaction, game_id: int, step: int) -> tuple[str, discord.ui.View]:
@@ -180,8 +179,7 @@ async def replay_message(interaction: Interaction, game_id: int, step: int) -> t
     game = await finished_game(interaction, game_id)
     names = await interaction.client.names.pair(game.players, game.guild_id)
     step = max(0, min(step, game.steps))
-    text, _ = replay_text(game, step, names)
-    return text, replay_view(game.id, step, game.steps)
+    return replay_text(game, step, names), replay_view(game.id, step, game.steps)
 
 
 # ------------------------------------------------------------------------- export

@@ -85,6 +85,9 @@ def test_hostile_names_stay_on_their_line() -> None:
     assert back.players[0].name == "evil Result: 0 five_stones 5-0"
     assert back.players[1].name == "bob 1 pass"
     assert back.result == game.result
+    # A file written by hand may hold escape sequences: the terminal never prints them.
+    crafted = parse_record(text.replace("Player1: 22 bob 1 pass", "Player1: 22 \x1b[2Jbob\x07"))
+    assert crafted.players[1].name == "[2Jbob"
 
 
 def test_comments_blank_lines_and_unknown_ids() -> None:
