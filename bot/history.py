@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from bot.errors import GameNotFound, ServiceError
 from bot.ratings import GLOBAL_SCOPE
 from bot.records import GameRecordFile, RecordPlayer
+from bot.stats import outcome_for
 from bot.storage import Database, GameRow, ResultRow
 from rules.game import Game, GameOptions, Result
 
@@ -155,12 +156,6 @@ class StoredGame:
         return self.finished_game
 
 
-def outcome_for(result: ResultRow, user_id: int) -> str:
-    if result.winner_id is None:
-        return "draw"
-    return "win" if result.winner_id == user_id else "loss"
-
-
 class History:
     """Reads finished games: a player's history, a game's record, a server's games."""
 
@@ -247,5 +242,4 @@ __all__ = [
     "HistoryEntry",
     "HistoryPage",
     "StoredGame",
-    "outcome_for",
 ]
