@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib
 import logging
 import signal
 import sqlite3
@@ -60,8 +61,19 @@ def configure_logging(level: int, stream: TextIO | None = None) -> None:
     discord.VoiceClient.warn_dave = False
 
 
+# Operator commands: ``python -m bot <name> ...`` runs ``<module>.main(rest of argv)``
+# instead of the bot (each module parses its own options; ``--help`` lists them).
+SUBCOMMANDS = {
+    "export": "bot.export",  # every finished game of a server as JSON lines
+}
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Schotten-Totten Discord bot.")
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run the Schotten-Totten Discord bot.",
+        epilog="Operator commands: " + ", ".join(f"python -m bot {name} --help" for name in SUBCOMMANDS),
+    )
     parser.add_argument(
         "--env-file", default=".env", help="settings file read under the environment (default .env)"
     )
@@ -129,6 +141,10 @@ async def run(settings: Settings, *, force_sync: bool = False) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    words = sys.argv[1:] if argv is None else list(argv)
+    if words and words[0] in SUBCOMMANDS:
+        command = importlib.import_module(SUBCOMMANDS[words[0]])
+        return int(command.main(words[1:]))
     args = parse_args(argv)
     try:
         settings = Settings.from_env(env_file=args.env_file)

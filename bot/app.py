@@ -27,6 +27,7 @@ from discord.ext import commands
 
 from bot.challenges import ChallengeService
 from bot.delivery import Delivery
+from bot.history import History
 from bot.matches import MatchService
 from bot.names import NameBook
 from bot.opponent import Opponent
@@ -90,7 +91,8 @@ def _prepare_engine() -> None:
 
 class SchottenBot(commands.Bot):
     """The bot and its services: the cogs reach stored state only through ``service``
-    (games and moves), ``challenges``, ``matches``, ``rankings`` and ``delivery``;
+    (games and moves), ``challenges``, ``matches``, ``rankings``, ``history`` and
+    ``delivery``;
     ``names`` knows display names and ``opponent`` plays the AI's seat. ``db`` is
     theirs, not the cogs'."""
 
@@ -126,6 +128,7 @@ class SchottenBot(commands.Bot):
             self.db, self.service, self.matches, clock=_utc_timestamp, timeout=settings.challenge_timeout
         )
         self.rankings = Rankings(self.db)
+        self.history = History(self.db)  # finished games: history, replay, export
         self.delivery = Delivery(self.db, clock=_utc_timestamp)
         self.names = NameBook(self)
         # The AI's seat in practice games; its moves are computed in worker processes.

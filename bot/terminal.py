@@ -3,11 +3,16 @@
     python -m bot.terminal                       # you against the AI (hard)
     python -m bot.terminal --level easy --seed 7
     python -m bot.terminal --vs human --tactics  # hot seat, tactics variant
+    python -m bot.terminal --replay game.txt     # step through a game record
 
 No token, no network: the board is the bot's own rendering (``bot.render``). Moves use
 the log notation (``play R7 3``, ``claim 3``, ``draw clan``, ...) or short forms
 (``R7 3``, ``c3``, ``p``, ``d``); ``help`` lists them. Bad input gets a message and a new
 prompt; ``quit`` resigns; end of input or Ctrl+C leaves.
+
+``--replay FILE`` steps through a finished game saved with ``/schotten export`` (the
+``schotten-record`` format, ``docs/game-records.md``): Enter goes forward, ``b`` back,
+``q`` quits (``replay`` below). The game is over, so both hands are shown.
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ import re
 import sys
 from typing import TextIO
 
-from bot.render import render_board, render_hand, render_move
+from bot.records import GameRecordFile, RecordError, parse_record
+from bot.render import card_text, render_board, render_hand, render_move, sort_hand
 from rules.ai import LEVELS, choose_move
 from rules.errors import IllegalMove, NotationError
 from rules.game import Game, GameOptions
@@ -175,6 +181,94 @@ class Terminal:
                 self.say(f"Stone {stone} goes to {self.names[owner]}.")
 
 
+REPLAY_HELP = """\
+Enter or n: next move    b: back    s: start    e: end    <number>: go to that step
+f: turn the board round  h: help   q: quit"""
+
+
+class Replay:
+    """Steps through a finished game's record; every step is rebuilt from the seed."""
+
+    def __init__(self, record: GameRecordFile, inp: TextIO, out: TextIO) -> None:
+        self.record, self.inp, self.out = record, inp, out
+        self.names = (record.players[0].name, record.players[1].name)
+        self.bottom = 0
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def show(self, step: int) -> None:
+        game = self.record.replay(step)
+        steps = self.record.steps
+        self.say()
+        if step == 0:
+            self.say(f"Step 0 of {steps}: the deal. {self.names[game.first_player or 0]} moves first.")
+        else:
+            player, move = game.log[-1]
+            self.say(f"Step {step} of {steps}: {render_move(player, move, self.names)}")
+        top = 1 - self.bottom
+        self.say(self.hand_line(game, top))
+        self.say(render_board(game.view(self.bottom), self.names, bottom=self.bottom))
+        self.say(self.hand_line(game, self.bottom))
+
+    def hand_line(self, game: Game, player: int) -> str:
+        cards = " ".join(card_text(c) for c in sort_hand(game.hand(player)))
+        return f"{self.names[player]}'s hand: {cards or '(empty)'}"
+
+    def run(self) -> int:
+        record, step = self.record, 0
+        game_id = f" #{record.game_id}" if record.game_id is not None else ""
+        self.say(f"Replay of game{game_id}: {self.names[0]} against {self.names[1]}, {record.steps} steps.")
+        self.say(REPLAY_HELP)
+        shown: int | None = None
+        while True:
+            if shown != step:
+                self.show(step)
+                shown = step
+            self.out.write("replay> ")
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                self.say()
+                return 0
+            word = line.strip().lower()
+            if word in ("q", "quit", "exit"):
+                return 0
+            if word in ("", "n", "next"):
+                if step == record.steps:
+                    self.say("That was the last move. b: back, s: start, q: quit.")
+                step = min(step + 1, record.steps)
+            elif word in ("b", "back", "p"):
+                step = max(step - 1, 0)
+            elif word in ("s", "start", "first"):
+                step = 0
+            elif word in ("e", "end", "last"):
+                step = record.steps
+            elif word.isdigit():
+                step = min(int(word), record.steps)
+            elif word in ("f", "flip"):
+                self.bottom, shown = 1 - self.bottom, None
+            elif word in ("h", "help", "?"):
+                self.say(REPLAY_HELP)
+            else:
+                self.say(f"I don't understand {line.strip()!r}. " + REPLAY_HELP.splitlines()[0])
+
+
+def replay_file(path: str, inp: TextIO, out: TextIO, err: TextIO) -> int:
+    """``--replay FILE``: read and check the record, then step through it."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+        record = parse_record(text)
+    except OSError as error:
+        print(f"error: cannot read {path}: {error.strerror}", file=err)
+        return 2
+    except (RecordError, UnicodeDecodeError) as error:
+        print(f"error: {path} is not a game record we can replay: {error}", file=err)
+        return 2
+    return Replay(record, inp, out).run()
+
+
 def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.terminal", description="Play Schotten-Totten.")
     parser.add_argument("--vs", choices=("ai", "human"), default="ai")
@@ -184,8 +278,13 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
     parser.add_argument("--ruleset", choices=sorted(RULESETS), default="schotten-totten")
     parser.add_argument("--claim-timing", choices=("anytime", "turn-start"), default="anytime")
     parser.add_argument("--first", choices=("me", "ai", "random"), default="random", help="who starts")
+    parser.add_argument(
+        "--replay", metavar="FILE", help="step through a finished game saved with /schotten export"
+    )
     args = parser.parse_args(argv)
     out = stdout or sys.stdout
+    if args.replay is not None:
+        return replay_file(args.replay, stdin or sys.stdin, out, sys.stderr)
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     first = {"me": 0, "ai": 1, "random": None}[args.first]
     options = GameOptions(ruleset=args.ruleset, tactics=args.tactics, claim_timing=args.claim_timing)

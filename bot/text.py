@@ -440,6 +440,59 @@ CATALOGUE.update(
     }
 )
 
+# ------------------------------------------------ game records: history, replay, export
+CATALOGUE.update(
+    {
+        "cmd.history": "A member's finished games, newest first",
+        "cmd.history.member": "Whose games (default: yours)",
+        "cmd.replay": "Step through a finished game move by move (only you see it)",
+        "cmd.replay.game": "The game's number (see /schotten history)",
+        "cmd.replay.step": "Start at this step (0: the deal)",
+        "cmd.export": "Download a finished game as a text file in the move notation",
+        "history.title": "**Finished games of {name}** ({total})",
+        "history.line": (
+            "`#{game_id}` {date}: {outcome} against {opponent}, {stones}, {reason}{rating}{place}"
+        ),
+        "history.outcome.win": "**won**",
+        "history.outcome.loss": "**lost**",
+        "history.outcome.draw": "**drew**",
+        "history.reason.three_adjacent": "three adjacent stones",
+        "history.reason.five_stones": "five stones",
+        "history.reason.both_passed": "both passed",
+        "history.reason.resigned": "by resignation",
+        "history.reason.timeout": "on time",
+        "history.rating": ", rating {delta}",
+        "history.unrated": ", unrated",
+        "history.place.dm": " (in DMs)",
+        "history.place.elsewhere": " (in another server)",
+        "history.page": "Page {page} of {pages}",
+        "history.hint": (
+            "`/schotten replay game:` steps through a game, `/schotten export game:` downloads it."
+        ),
+        "history.prev": "Previous",
+        "history.next": "Next",
+        "replay.title": "**Replay of game #{game_id}**: {name0} against {name1}, {ruleset}{variant}",
+        "replay.deal": "Step 0 of {steps}: the deal. {name} moves first.",
+        "replay.step": "Step {step} of {steps}: {move}",
+        "replay.hand": "{name}'s hand: {cards}",
+        "replay.hand_empty": "{name}'s hand is empty.",
+        "replay.hands_note": "The game is over, so both hands are shown.",
+        "replay.first": "First",
+        "replay.back": "Back",
+        "replay.forward": "Forward",
+        "replay.last": "Last",
+        "export.done": (
+            "Game #{game_id} in the move notation. To step through it without Discord: "
+            '`make play ARGS="--replay {filename}"`.'
+        ),
+        "error.history_none": "{name} hasn't finished a game yet.",
+        "error.history_none_self": "You haven't finished a game yet.",
+        "error.record_in_progress": (
+            "Game #{game_id} is still being played. Its replay and its record open once it is over."
+        ),
+    }
+)
+
 # Engine/service error code -> catalogue key, for codes whose key is not simply
 # ``error.<code>`` (kept here so a translation only ever edits this module).
 ERROR_ALIASES: dict[str, str] = {}

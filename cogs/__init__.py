@@ -8,13 +8,15 @@ contract in ``pyproject.toml``):
 2. ``table/``: the game table presenter: a game's message texts and the ``Table`` that
    makes moves for users and publishes every outcome (board, DMs, announcements).
 3. ``lobby`` (challenges, rematches, practice games), ``leaderboard`` (leaderboard and
-   stats texts), ``choices`` (autocomplete).
+   stats texts), ``choices`` (autocomplete), ``records`` (history, replay and export
+   texts).
 4. ``timers`` (reminders, forfeits, challenge expiry), then the extensions that
    ``bot.app`` loads, every module with a ``setup``: ``schotten`` (the ``/schotten``
    commands; it builds the table and wires the components to it) and ``errors`` (the
    tree's error handler).
 
 Stored state is reached only through the services on the bot (``bot.service``,
-``bot.challenges``, ``bot.matches``, ``bot.rankings``, ``bot.delivery``), never through
+``bot.challenges``, ``bot.matches``, ``bot.rankings``, ``bot.history``, ``bot.delivery``),
+never through
 ``bot.db``.
 """

@@ -27,6 +27,7 @@ from bot.text import t
 from cogs import choices
 from cogs.leaderboard import leaderboard_message, stats_text
 from cogs.lobby import Lobby
+from cogs.records import export_file, history_message, replay_message
 from cogs.table import Table
 from cogs.table.messages import in_code, in_text
 from cogs.timers import Timers
@@ -90,6 +91,16 @@ class Controls:
     async def leaderboard(self, interaction: Interaction, scope_id: str, page: int) -> None:
         text, view = await leaderboard_message(self.bot, scope_id, page)
         await interaction.response.edit_message(content=text, view=view)
+
+    async def history(self, interaction: Interaction, user_id: int, page: int) -> None:
+        text, view = await history_message(
+            self.bot, user_id, page, guild_id=interaction.guild_id, caller_id=interaction.user.id
+        )
+        await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS)
+
+    async def replay(self, interaction: Interaction, game_id: int, step: int) -> None:
+        text, view = await replay_message(interaction, game_id, step)
+        await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS)
 
 
 def _options(ruleset: str, tactics: bool, claims: str) -> GameOptions:
@@ -321,6 +332,34 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
             self.bot, target, guild_id=interaction.guild_id, caller_id=interaction.user.id
         )
         await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
+
+    # --------------------------------------------------------- game records
+
+    @app_commands.command(name="history", description=t("cmd.history"))
+    @app_commands.describe(member=t("cmd.history.member"))
+    async def history(self, interaction: Interaction, member: discord.User | None = None) -> None:
+        target = member or interaction.user
+        self.bot.names.remember(target)
+        text, view = await history_message(
+            self.bot, target.id, 0, guild_id=interaction.guild_id, caller_id=interaction.user.id
+        )
+        await interaction.response.send_message(
+            text, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
+        )
+
+    @app_commands.command(name="replay", description=t("cmd.replay"))
+    @app_commands.describe(game=t("cmd.replay.game"), step=t("cmd.replay.step"))
+    async def replay(
+        self, interaction: Interaction, game: app_commands.Range[int, 1], step: app_commands.Range[int, 0] = 0
+    ) -> None:
+        text, view = await replay_message(interaction, game, step)
+        await interaction.response.send_message(text, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="export", description=t("cmd.export"))
+    @app_commands.describe(game=t("cmd.replay.game"))
+    async def export(self, interaction: Interaction, game: app_commands.Range[int, 1]) -> None:
+        text, file = await export_file(interaction, game)
+        await interaction.response.send_message(text, file=file, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SchottenBot) -> None:

@@ -963,6 +963,36 @@ class Database:
         rows = await self._all("SELECT * FROM games WHERE match_id = ? ORDER BY id", (match_id,))
         return [_game(row) for row in rows]
 
+    # -- game records: history, replay, export -----------------------------------------
+
+    async def finished_games_count(self, user_id: int) -> int:
+        """How many finished games ``user_id`` played (practice games included)."""
+        row = await self._one(
+            "SELECT COUNT(*) AS n FROM results WHERE player0 = ? OR player1 = ?", (user_id, user_id)
+        )
+        return 0 if row is None else int(row["n"])
+
+    async def finished_results_page(self, user_id: int, *, offset: int, limit: int) -> list[ResultRow]:
+        """Results of ``user_id``'s finished games (practice games included), newest first."""
+        rows = await self._all(
+            """
+            SELECT * FROM results WHERE player0 = ? OR player1 = ?
+            ORDER BY finished_at DESC, game_id DESC LIMIT ? OFFSET ?
+            """,
+            (user_id, user_id, limit, offset),
+        )
+        return [_result(row) for row in rows]
+
+    async def finished_games_in_guild(
+        self, guild_id: int, *, after_id: int = 0, limit: int = 500
+    ) -> list[GameRow]:
+        """Finished games of ``guild_id`` with an id above ``after_id``, by id, at most ``limit``."""
+        rows = await self._all(
+            "SELECT * FROM games WHERE guild_id = ? AND status = 'finished' AND id > ? ORDER BY id LIMIT ?",
+            (guild_id, after_id, limit),
+        )
+        return [_game(row) for row in rows]
+
 
 @dataclass(frozen=True)
 class MatchRow:

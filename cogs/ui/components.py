@@ -68,6 +68,10 @@ class Handlers(Protocol):
 
     async def leaderboard(self, interaction: Interaction, scope_id: str, page: int) -> None: ...
 
+    async def history(self, interaction: Interaction, user_id: int, page: int) -> None: ...
+
+    async def replay(self, interaction: Interaction, game_id: int, step: int) -> None: ...
+
 
 _handlers: weakref.WeakKeyDictionary[discord.Client, Handlers] = weakref.WeakKeyDictionary()
 
@@ -221,6 +225,57 @@ class LeaderboardButton(
 
     async def run(self, interaction: Interaction, handlers: Handlers) -> None:
         await handlers.leaderboard(interaction, self.scope_id, self.page)
+
+
+# ------------------------------------------------------------------ game records
+
+
+class HistoryButton(Component[Button], template=r"st:hist:(?P<user>\d+):(?P<page>\d+):(?P<dir>[pn])"):
+    """Shows page ``page`` of a member's finished games; anyone may turn the pages."""
+
+    def __init__(self, user_id: int, page: int, direction: str, *, disabled: bool = False) -> None:
+        self.user_id, self.page = user_id, page
+        super().__init__(
+            discord.ui.Button(
+                label=t("history.prev" if direction == "p" else "history.next"),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"st:hist:{user_id}:{max(page, 0)}:{direction}",
+                disabled=disabled,
+            )
+        )
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["user"]), int(match["page"]), match["dir"])
+
+    async def run(self, interaction: Interaction, handlers: Handlers) -> None:
+        await handlers.history(interaction, self.user_id, self.page)
+
+
+_REPLAY_LABELS = {"f": "replay.first", "b": "replay.back", "n": "replay.forward", "l": "replay.last"}
+
+
+class ReplayButton(Component[Button], template=r"st:rp:(?P<game>\d+):(?P<step>\d+):(?P<dir>[fbnl])"):
+    """Shows step ``step`` of a finished game's replay (first, back, forward or last:
+    ``dir`` keeps the four ids of one message apart)."""
+
+    def __init__(self, game_id: int, step: int, direction: str, *, disabled: bool = False) -> None:
+        self.game_id, self.step = game_id, step
+        super().__init__(
+            discord.ui.Button(
+                label=t(_REPLAY_LABELS[direction]),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"st:rp:{game_id}:{max(step, 0)}:{direction}",
+                disabled=disabled,
+            )
+        )
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["game"]), int(match["step"]), match["dir"])
+
+    async def run(self, interaction: Interaction, handlers: Handlers) -> None:
+        await handlers.replay(interaction, self.game_id, self.step)
 
 
 # ------------------------------------------------------------------- hand controls
@@ -420,6 +475,8 @@ COMPONENTS = (
     ShowHandButton,
     RematchButton,
     LeaderboardButton,
+    HistoryButton,
+    ReplayButton,
     CardSelect,
     StoneSelect,
     PlayButton,
@@ -437,10 +494,12 @@ __all__ = [
     "Component",
     "DestSelect",
     "Handlers",
+    "HistoryButton",
     "LeaderboardButton",
     "MoveButton",
     "PlayButton",
     "RematchButton",
+    "ReplayButton",
     "ReturnSelect",
     "Selection",
     "ShowHandButton",

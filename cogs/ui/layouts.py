@@ -1,5 +1,6 @@
 """Which components a message carries: the board's button, the challenge buttons, the
-end-of-game and leaderboard buttons, and a player's hand controls (DM or ephemeral).
+end-of-game, leaderboard, history and replay buttons, and a player's hand controls (DM
+or ephemeral).
 
 Hand controls are built from the engine's legal moves for the player's view only, and
 stay stateless: a choice made so far (:class:`~cogs.ui.components.Selection`) travels
@@ -28,10 +29,12 @@ from cogs.ui.components import (
     ChallengeButton,
     Component,
     DestSelect,
+    HistoryButton,
     LeaderboardButton,
     MoveButton,
     PlayButton,
     RematchButton,
+    ReplayButton,
     ReturnSelect,
     Selection,
     ShowHandButton,
@@ -77,6 +80,26 @@ def leaderboard_view(scope_id: str, page: int, pages: int) -> discord.ui.View | 
     return _view(
         LeaderboardButton(scope_id, page - 1, "p", disabled=page == 0),
         LeaderboardButton(scope_id, page + 1, "n", disabled=page + 1 >= pages),
+    )
+
+
+def history_view(user_id: int, page: int, pages: int) -> discord.ui.View | None:
+    """Previous and Next under a member's finished games (none for a single page)."""
+    if pages <= 1:
+        return None
+    return _view(
+        HistoryButton(user_id, page - 1, "p", disabled=page == 0),
+        HistoryButton(user_id, page + 1, "n", disabled=page + 1 >= pages),
+    )
+
+
+def replay_view(game_id: int, step: int, steps: int) -> discord.ui.View:
+    """First, Back, Forward and Last under a replay at ``step`` of ``steps``."""
+    return _view(
+        ReplayButton(game_id, 0, "f", disabled=step <= 0),
+        ReplayButton(game_id, step - 1, "b", disabled=step <= 0),
+        ReplayButton(game_id, step + 1, "n", disabled=step >= steps),
+        ReplayButton(game_id, steps, "l", disabled=step >= steps),
     )
 
 
@@ -355,7 +378,9 @@ __all__ = [
     "card_hint_text",
     "challenge_view",
     "hand_controls",
+    "history_view",
     "leaderboard_view",
     "playable_cards",
     "rematch_view",
+    "replay_view",
 ]

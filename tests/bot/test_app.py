@@ -37,8 +37,8 @@ async def test_creating_connects_to_nothing() -> None:
 
 
 SCHOTTEN_COMMANDS = {
-    "board", "challenge", "claim", "draw", "games", "hand", "leaderboard", "move",
-    "pass", "play", "practice", "resign", "rules", "stats",
+    "board", "challenge", "claim", "draw", "export", "games", "hand", "history", "leaderboard",
+    "move", "pass", "play", "practice", "replay", "resign", "rules", "stats",
 }  # fmt: skip
 
 

@@ -150,3 +150,98 @@ def test_ctrl_c_at_the_prompt_exits_without_a_traceback() -> None:
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert "Bye." in out
     assert proc.returncode == 0
+
+
+# ------------------------------------------------------------------ --replay FILE
+
+
+def _record_file(tmp_path, seed: int = 12) -> tuple[str, Game]:
+    from bot.records import GameRecordFile, RecordPlayer, export_game
+
+    game = Game.new(seed, GameOptions(tactics=True))
+    rng = random.Random(seed)
+    while not game.is_over:
+        game.apply(game.forced_move() or rng.choice(game.legal_moves()))
+    assert game.result is not None and game.first_player is not None
+    record = GameRecordFile(
+        options=game.options,
+        seed=seed,
+        players=(RecordPlayer(1, "Alice"), RecordPlayer(2, "Bob")),
+        first_player=game.first_player,
+        result=game.result,
+        moves=tuple((p, str(m)) for p, m in game.log),
+        game_id=42,
+    )
+    path = tmp_path / "game-42.txt"
+    path.write_text(export_game(record), encoding="utf-8")
+    return str(path), game
+
+
+def _steps(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("Step ")]
+
+
+def test_replay_steps_through_a_record_with_both_hands(tmp_path) -> None:
+    from bot.render import card_text, render_board, sort_hand
+
+    path, game = _record_file(tmp_path)
+    n = len(game.log)
+    out = io.StringIO()
+    keys = "\n\nb\nzzz\ne\n\nf\nq\n"  # forward twice, back, nonsense, end, past the end, flip
+    assert main(["--replay", path], stdin=io.StringIO(keys), stdout=out) == 0
+    text = out.getvalue()
+    assert text.startswith(f"Replay of game #42: Alice against Bob, {n} steps.")
+    first_player = ("Alice", "Bob")[game.first_player]
+    drew = "a tactic card" if game.log[1][1].deck == "tactic" else "a card"
+    assert _steps(text) == [
+        f"Step 0 of {n}: the deal. {first_player} moves first.",
+        f"Step 1 of {n}: {first_player} played {game.log[0][1].card} at {game.log[0][1].stone}",
+        f"Step 2 of {n}: {first_player} drew {drew}",
+        _steps(text)[1],  # back to step 1
+        _steps(text)[4],  # the end
+        _steps(text)[4],  # the same end, board turned round
+    ]
+    assert _steps(text)[4].startswith(f"Step {n} of {n}: ")
+    assert "I don't understand 'zzz'" in text
+    assert "That was the last move." in text
+    # At the deal, both hands as dealt; at the end, the final board and both final hands.
+    dealt = Game.new(12, GameOptions(tactics=True), first_player=game.first_player)
+    for player, name in enumerate(("Alice", "Bob")):
+        for position in (dealt, game):
+            cards = " ".join(card_text(c) for c in sort_hand(position.hand(player)))
+            assert f"{name}'s hand: {cards or '(empty)'}" in text
+    assert render_board(game.view(0), ("Alice", "Bob"), bottom=0) in text
+    assert render_board(game.view(1), ("Alice", "Bob"), bottom=1) in text  # turned round
+
+
+def test_replay_of_a_bad_file_says_why(tmp_path) -> None:
+    path, _ = _record_file(tmp_path)
+    with open(path, encoding="utf-8") as file:
+        text = file.read()
+    bad = tmp_path / "bad.txt"
+    bad.write_text(text.replace("schotten-record 1", "schotten-record 9"), encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot.terminal", "--replay", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert "is not a game record we can replay: line 1: schotten-record version 9" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    missing = main(["--replay", str(tmp_path / "nope.txt")], stdin=io.StringIO(""), stdout=io.StringIO())
+    assert missing == 2
+
+
+def test_make_play_replay_reads_the_file_until_end_of_input(tmp_path) -> None:
+    path, game = _record_file(tmp_path, seed=13)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot.terminal", "--replay", path],
+        input="e\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert f"Step {len(game.log)} of {len(game.log)}" in proc.stdout
+    assert "Game over:" in proc.stdout
