@@ -207,8 +207,8 @@ def test_replay_steps_through_a_record_with_both_hands(tmp_path) -> None:
     # At the deal, both hands as dealt; at the end, the final board and both final hands.
     dealt = Game.new(12, GameOptions(tactics=True), first_player=game.first_player)
     for player, name in enumerate(("Alice", "Bob")):
-        for position in (dealt, game):
-            cards = " ".join(card_text(c) for c in sort_hand(position.hand(player)))
+        for state in (dealt, game):
+            cards = " ".join(card_text(c) for c in sort_hand(state.hand(player)))
             assert f"{name}'s hand: {cards or '(empty)'}" in text
     assert render_board(game.view(0), ("Alice", "Bob"), bottom=0) in text
     assert render_board(game.view(1), ("Alice", "Bob"), bottom=1) in text  # turned round
