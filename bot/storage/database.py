@@ -21,11 +21,17 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
 import aiosqlite
 
 from bot.storage.schema import MigrationError, latest_version, migrations
+
+if TYPE_CHECKING:
+    import asyncpg
+
+# The row converters below also read PostgresDatabase's rows (bot/storage/postgres.py).
+Row: TypeAlias = "sqlite3.Row | asyncpg.Record"
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +142,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-def _game(row: sqlite3.Row) -> GameRow:
+def _game(row: Row) -> GameRow:
     return GameRow(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -161,7 +167,7 @@ def _game(row: sqlite3.Row) -> GameRow:
     )
 
 
-def _challenge(row: sqlite3.Row) -> ChallengeRow:
+def _challenge(row: Row) -> ChallengeRow:
     return ChallengeRow(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -177,7 +183,7 @@ def _challenge(row: sqlite3.Row) -> ChallengeRow:
     )
 
 
-def _result(row: sqlite3.Row) -> ResultRow:
+def _result(row: Row) -> ResultRow:
     return ResultRow(
         game_id=row["game_id"],
         guild_id=row["guild_id"],
@@ -192,7 +198,7 @@ def _result(row: sqlite3.Row) -> ResultRow:
     )
 
 
-def _rating(row: sqlite3.Row) -> RatingRow:
+def _rating(row: Row) -> RatingRow:
     return RatingRow(**{key: row[key] for key in row.keys()})  # noqa: SIM118 - sqlite3.Row
 
 
@@ -906,7 +912,7 @@ class MatchRow:
     updated_at: float
 
 
-def _match(row: sqlite3.Row) -> MatchRow:
+def _match(row: Row) -> MatchRow:
     return MatchRow(
         id=row["id"],
         guild_id=row["guild_id"],
