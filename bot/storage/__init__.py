@@ -22,8 +22,9 @@ from bot.storage.database import (
     RatingRow,
     ResultRow,
 )
+from bot.storage.errors import DatabaseInUse, StorageError
 from bot.storage.postgres import PostgresDatabase
-from bot.storage.protocol import DatabaseInUse, Storage, StorageError, is_postgres_url
+from bot.storage.protocol import Storage, is_postgres_url
 from bot.storage.schema import MigrationError, latest_version
 
 

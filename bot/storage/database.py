@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
 import aiosqlite
 
+from bot.storage import filelock
 from bot.storage.schema import MigrationError, latest_version, migrations
 
 if TYPE_CHECKING:
@@ -210,6 +211,7 @@ class Database:
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
         self._tx_owner: asyncio.Task[Any] | None = None
+        self._file_lock: str | None = None  # one process per database file (filelock.py)
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -220,6 +222,8 @@ class Database:
     async def connect(self) -> None:
         if self._conn is not None:
             return
+        if self.path != ":memory:" and self._file_lock is None:
+            self._file_lock = filelock.acquire(self.path)  # DatabaseInUse if another process has it
         if self.path != ":memory:":
             # Fail here if the file cannot be opened: a failed aiosqlite.connect leaves its
             # worker thread to report to an event loop that may be closed by then.
@@ -245,10 +249,17 @@ class Database:
         """Close the connection after any transaction in progress has finished."""
         async with self._lock:
             if self._conn is None:
+                self._unlock_file()
                 return
             conn, self._conn = self._conn, None
             await conn.close()
+            self._unlock_file()
         log.info("Database %s closed", self.path)
+
+    def _unlock_file(self) -> None:
+        if self._file_lock is not None:
+            filelock.release(self._file_lock)
+            self._file_lock = None
 
     async def __aenter__(self) -> Database:
         await self.connect()

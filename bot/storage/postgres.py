@@ -53,7 +53,7 @@ from bot.storage.database import (
     _result,
     _Unset,
 )
-from bot.storage.protocol import StorageError
+from bot.storage.errors import StorageError
 from bot.storage.schema import MigrationError, latest_version, migrations
 
 log = logging.getLogger(__name__)

@@ -38,16 +38,11 @@ from bot.storage.database import (
     ResultRow,
     _Unset,
 )
+from bot.storage.errors import DatabaseInUse, StorageError
+
+__all__ = ["POSTGRES_SCHEMES", "DatabaseInUse", "Storage", "StorageError", "is_postgres_url"]
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
-
-
-class StorageError(RuntimeError):
-    """The database cannot be used: the message says why and what to do."""
-
-
-class DatabaseInUse(StorageError):
-    """Another process holds this SQLite database; SQLite serves one bot process."""
 
 
 def is_postgres_url(target: str | os.PathLike[str]) -> bool:
