@@ -2,7 +2,11 @@
 
 Reads the settings from the environment and ``.env``, logs through discord.py's
 logging set-up, and on a signal closes Discord and then the database, so that a
-restart (systemd, Docker, Ctrl+C) never interrupts a move half-written.
+restart (systemd, Docker, Ctrl+C) never interrupts a move half-written. With SQLite it
+first locks the database file: a second bot process on the same file stops at once.
+
+``python -m bot migrate-to-postgres --from schotten.db --to postgresql://...`` copies a
+SQLite database into an empty PostgreSQL database (``bot/storage/transfer.py``).
 """
 
 from __future__ import annotations
@@ -16,11 +20,14 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import asyncpg
 import discord
 
 from bot.app import create_bot
 from bot.settings import README_SECTION, Settings, SettingsError
-from bot.storage import MigrationError
+from bot.storage import MigrationError, StorageError, filelock
+from bot.storage.postgres import redact
+from bot.storage.transfer import sqlite_to_postgres
 
 log = logging.getLogger("bot")
 
@@ -44,12 +51,30 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="sync the slash commands even if they look unchanged since last time",
     )
+    commands = parser.add_subparsers(
+        dest="command", metavar="[COMMAND]", title="commands (without one: run the bot)"
+    )
+    move = commands.add_parser(
+        "migrate-to-postgres",
+        help="copy a SQLite database into an empty PostgreSQL database",
+        description="Copy every table of a SQLite database into an empty PostgreSQL database, keeping "
+        "the ids. Stop the bot first; the SQLite file is left as it is (keep it as a backup).",
+    )
+    move.add_argument(
+        "--from", dest="source", metavar="PATH", help="the SQLite database file (default: DATABASE_PATH)"
+    )
+    move.add_argument(
+        "--to",
+        dest="target",
+        metavar="URL",
+        help="the PostgreSQL database, postgresql://... (default: DATABASE_URL)",
+    )
     return parser.parse_args(argv)
 
 
 async def run(settings: Settings, *, force_sync: bool = False) -> None:
     assert settings.token is not None
-    bot = create_bot(database=settings.database_path, settings=settings, force_sync=force_sync)
+    bot = create_bot(database=settings.database, settings=settings, force_sync=force_sync)
     bot.freeze_startup_objects = True
     loop = asyncio.get_running_loop()
     closing: set[asyncio.Task[None]] = set()  # a reference, so the task is not collected
@@ -68,6 +93,30 @@ async def run(settings: Settings, *, force_sync: bool = False) -> None:
     log.info("Stopped")
 
 
+def migrate_to_postgres(settings: Settings, source: str | None, target: str | None) -> int:
+    source = source or settings.database_path
+    target = target or settings.database_url
+    if not target or not target.startswith(("postgresql://", "postgres://")):
+        print(
+            "error: give the PostgreSQL database as --to postgresql://... (or set DATABASE_URL).",
+            file=sys.stderr,
+        )
+        return 2
+    print(f"Copying {source} into {redact(target)} ...")
+    try:
+        counts = asyncio.run(sqlite_to_postgres(source, target))
+    except (StorageError, MigrationError, sqlite3.Error, asyncpg.PostgresError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    for table, count in sorted(counts.items()):
+        print(f"  {table}: {count} rows")
+    print(
+        f"Done. Set DATABASE_URL={redact(target)} (with its password) and start the bot; "
+        f"keep {source} as a backup."
+    )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
@@ -75,10 +124,13 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as error:
         print(f"error: {error}\nSee {README_SECTION}.", file=sys.stderr)
         return 2
+    if args.command == "migrate-to-postgres":
+        return migrate_to_postgres(settings, args.source, args.target)
     if not settings.token:
         print(MISSING_TOKEN, file=sys.stderr, end="")
         return 2
-    if settings.database_path != ":memory:":
+    sqlite_file = settings.database_url is None and settings.database_path != ":memory:"
+    if sqlite_file:
         try:  # a fresh install may name a data directory that does not exist yet
             Path(settings.database_path).parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -88,7 +140,12 @@ def main(argv: list[str] | None = None) -> int:
     # At DEBUG these log request bodies, gateway payloads and SQL parameters, i.e. hands.
     for payload_logger in ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite"):
         logging.getLogger(payload_logger).setLevel(max(settings.log_level_value, logging.INFO))
+    setting = "DATABASE_URL" if settings.database_url else "DATABASE_PATH"
+    where = redact(settings.database)
+    lock = None
     try:
+        if sqlite_file:  # before Discord: a second process on the same file stops here
+            lock = filelock.acquire(settings.database_path)
         asyncio.run(run(settings, force_sync=args.sync))
     except discord.LoginFailure:
         log.error("Discord refused DISCORD_TOKEN; check it (%s).", 'README.md, section "Set-up"')
@@ -96,14 +153,17 @@ def main(argv: list[str] | None = None) -> int:
     except discord.PrivilegedIntentsRequired:
         log.error("Discord refused a privileged intent; this bot needs none, so check the code's intents.")
         return 1
-    except (sqlite3.Error, MigrationError) as error:
-        log.error("Cannot use the database %s (DATABASE_PATH): %s", settings.database_path, error)
+    except (sqlite3.Error, asyncpg.PostgresError, MigrationError, StorageError) as error:
+        log.error("Cannot use the database %s (%s): %s", where, setting, error)
         return 1
     except OSError as error:  # aiohttp's connection errors are OSErrors
         log.error("Cannot reach Discord: %s. The bot stops; a supervisor may restart it.", error)
         return 1
     except KeyboardInterrupt:  # only where signal handlers are unavailable
         pass
+    finally:
+        if lock is not None:
+            filelock.release(lock)
     return 0
 
 

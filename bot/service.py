@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 from bot.errors import AmbiguousGame, GameFinished, GameNotFound, NoActiveGame, NotAPlayer, StaleControl
-from bot.storage import UNSET, Database, GameRow, ResultRow
+from bot.storage import UNSET, GameRow, ResultRow, Storage
 from bot.storage.database import _Unset
 from rules.game import Applied, Game, GameOptions, Result
 from rules.moves import Move, parse_move
@@ -37,7 +37,7 @@ T = TypeVar("T")
 # A forced move never repeats forever; this bounds a buggy engine instead of hanging.
 MAX_FORCED_MOVES = 64
 
-ResultHook = Callable[[Database, "GameRecord", ResultRow], Awaitable[None]]
+ResultHook = Callable[[Storage, "GameRecord", ResultRow], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -169,7 +169,7 @@ class GameService:
 
     def __init__(
         self,
-        db: Database,
+        db: Storage,
         *,
         clock: Callable[[], float] = time.time,
         turn_timeout: float = 86400,

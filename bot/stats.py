@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.ratings import GLOBAL_SCOPE, INITIAL_RATING, elo_update, guild_scope, score_for
-from bot.storage import Database, MatchRow, RatingRow, ResultRow
+from bot.storage import MatchRow, RatingRow, ResultRow, Storage
 from rules.game import Game, GameOptions, Result, match_points
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def _new_rating(scope: str, user_id: int, now: float) -> RatingRow:
     return RatingRow(scope, user_id, INITIAL_RATING, 0, 0, 0, 0, now)
 
 
-async def rate_result(db: Database, record: GameRecord, result: ResultRow) -> None:
+async def rate_result(db: Storage, record: GameRecord, result: ResultRow) -> None:
     """Update both players' ratings in every scope of the game (a result hook). A
     practice game against the bot's AI (issue 7) is not rated."""
     if getattr(record, "ai_player", None) is not None:
@@ -53,7 +53,7 @@ async def rate_result(db: Database, record: GameRecord, result: ResultRow) -> No
     await rate(db, result)
 
 
-async def rate(db: Database, result: ResultRow) -> None:
+async def rate(db: Storage, result: ResultRow) -> None:
     now = result.finished_at
     score = score_for(result.winner)
     for scope in scopes_for(result.guild_id):
@@ -102,7 +102,7 @@ def next_first_player(record: GameRecord, result: Result) -> int:
 def match_hook(service: GameService) -> Any:
     """A result hook that scores ``service``'s match games and starts the next one."""
 
-    async def hook(db: Database, record: GameRecord, result: ResultRow) -> None:
+    async def hook(db: Storage, record: GameRecord, result: ResultRow) -> None:
         if record.match_id is None:
             return
         match = await db.get_match(record.match_id)
@@ -128,7 +128,7 @@ def match_hook(service: GameService) -> Any:
 
 
 async def insert_match_game(
-    service: GameService, db: Database, match: MatchRow, *, first_user: int, now: float
+    service: GameService, db: Storage, match: MatchRow, *, first_user: int, now: float
 ) -> int:
     """Create the next game of ``match`` (inside the caller's transaction); its id."""
     options = GameOptions.from_dict(match.options)
@@ -154,7 +154,7 @@ async def insert_match_game(
     return game_id
 
 
-async def next_match_game(db: Database, match_id: int) -> int | None:
+async def next_match_game(db: Storage, match_id: int) -> int | None:
     """The active game of a match, if any (the one that follows a finished game)."""
     for row in reversed(await db.match_games(match_id)):
         if row.status == "active":
@@ -217,7 +217,7 @@ def streaks(outcomes_newest_first: Sequence[str]) -> tuple[int, int]:
 
 
 async def player_stats(
-    db: Database, user_id: int, *, guild_id: int | None, caller_id: int | None = None
+    db: Storage, user_id: int, *, guild_id: int | None, caller_id: int | None = None
 ) -> PlayerStats | None:
     """Everything ``/schotten stats`` shows for ``user_id``; None if they never finished
     a game. Record, stones and streaks count every game (the global record)."""

@@ -17,7 +17,8 @@ HERE = Path(__file__).resolve().parent
 
 
 def environment(**values: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH"}}
+    unset = {"DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH", "DATABASE_URL"}
+    env = {k: v for k, v in os.environ.items() if k not in unset}
     env.update(values)
     return env
 
@@ -121,3 +122,44 @@ def test_database_directory_is_created(tmp_path: Path) -> None:
             proc.wait()
     assert proc.returncode == 0
     assert db_path.is_file()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_runs_on_postgresql_with_database_url(tmp_path: Path, postgres_database: str) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, str(HERE / "fake_discord_start.py")],
+        cwd=tmp_path,
+        env=environment(DISCORD_TOKEN="not-a-real-token", DATABASE_URL=postgres_database),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == "ready\n", proc.stderr.read() if proc.stderr else ""
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, stderr
+    assert f"Database {postgres_database} at schema version {latest_version()}" in stderr
+    assert f"Database {postgres_database} closed" in stderr
+    assert not list(tmp_path.glob("*.db*"))  # no SQLite file on the side
+
+
+def test_unreachable_database_url_is_a_message(tmp_path: Path) -> None:
+    url = f"postgresql://bot:hunter2@/schotten?host={tmp_path}"  # no server at that socket
+    proc = subprocess.run(
+        [sys.executable, str(HERE / "fake_discord_start.py")],
+        cwd=tmp_path,
+        env=environment(DISCORD_TOKEN="not-a-real-token", DATABASE_URL=url),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 1
+    assert "Cannot use the database" in proc.stderr and "(DATABASE_URL)" in proc.stderr
+    assert "hunter2" not in proc.stderr
+    assert "Traceback" not in proc.stderr
