@@ -37,11 +37,18 @@ def db_target(backend: str, request: pytest.FixtureRequest, tmp_path_factory: py
     return str(tmp_path_factory.mktemp("db") / "test.db")
 
 
+@pytest.fixture
+def quick_target(backend: str, request: pytest.FixtureRequest) -> str:
+    """Like ``db_target``, but SQLite in memory: for tests that never reopen it."""
+    if backend == "postgres":
+        return str(request.getfixturevalue("postgres_database"))
+    return ":memory:"
+
+
 @pytest_asyncio.fixture
-async def db(backend: str, request: pytest.FixtureRequest) -> AsyncIterator[Storage]:
+async def db(quick_target: str) -> AsyncIterator[Storage]:
     """A migrated database: SQLite in memory, or a new PostgreSQL database."""
-    target = ":memory:" if backend == "sqlite" else str(request.getfixturevalue("postgres_database"))
-    database = open_database(target)
+    database = open_database(quick_target)
     await database.connect()
     await database.migrate()
     yield database

@@ -136,134 +136,161 @@ async def test_file_database_uses_wal_and_foreign_keys(tmp_path: Path) -> None:
     assert not db.is_open
 
 
-async def test_game_round_trip_and_active_lists(db: Storage) -> None:
-    gid = await add_game(db)
-    other = await add_game(db, (11, 12))
-    row = await db.get_game(gid)
-    assert row is not None
-    assert row.players == (10, 11)
-    assert row.options == {"ruleset": "schotten-totten"}
-    assert row.status == "active" and row.version == 0 and row.first_player == 0
-    assert [g.id for g in await db.active_games(11)] == [gid, other]
-    assert [g.id for g in await db.active_games(12)] == [other]
-    assert await db.get_game(12345) is None
+async def test_game_round_trip_and_active_lists(quick_target: str) -> None:
+    db = await new_db(quick_target)
+    try:
+        gid = await add_game(db)
+        other = await add_game(db, (11, 12))
+        row = await db.get_game(gid)
+        assert row is not None
+        assert row.players == (10, 11)
+        assert row.options == {"ruleset": "schotten-totten"}
+        assert row.status == "active" and row.version == 0 and row.first_player == 0
+        assert [g.id for g in await db.active_games(11)] == [gid, other]
+        assert [g.id for g in await db.active_games(12)] == [other]
+        assert await db.get_game(12345) is None
+    finally:
+        await db.close()
 
 
-async def test_move_transaction_commits_together_or_not_at_all(db: Storage) -> None:
-    gid = await add_game(db)
-    async with db.transaction():
-        await db.append_moves(gid, [(1, 0, "play R7 3"), (2, 0, "draw clan")], version=2, now=2)
-        await db.save_game_state(
-            gid,
-            expected_version=0,
-            version=2,
-            state={"v": 2},
-            status="active",
-            turn_started_at=2,
-            deadline=50,
-            reminded=False,
-            now=2,
-        )
-    with pytest.raises(ZeroDivisionError):
+async def test_move_transaction_commits_together_or_not_at_all(quick_target: str) -> None:
+    db = await new_db(quick_target)
+    try:
+        gid = await add_game(db)
         async with db.transaction():
-            await db.append_moves(gid, [(3, 1, "pass")], version=3, now=3)
-            1 / 0  # noqa: B018
-    row = await db.get_game(gid)
-    assert row is not None and row.version == 2 and row.state == {"v": 2}
-    assert [m.move for m in await db.moves(gid)] == ["play R7 3", "draw clan"]
-    # A writer that lost track of the version is refused, and rolls back its moves.
-    with pytest.raises(ConcurrentUpdate):
-        async with db.transaction():
-            await db.append_moves(gid, [(3, 1, "pass")], version=3, now=3)
+            await db.append_moves(gid, [(1, 0, "play R7 3"), (2, 0, "draw clan")], version=2, now=2)
             await db.save_game_state(
                 gid,
-                expected_version=1,
-                version=3,
-                state={},
+                expected_version=0,
+                version=2,
+                state={"v": 2},
                 status="active",
-                turn_started_at=None,
-                deadline=None,
+                turn_started_at=2,
+                deadline=50,
                 reminded=False,
-                now=3,
+                now=2,
             )
-    assert len(await db.moves(gid)) == 2
+        with pytest.raises(ZeroDivisionError):
+            async with db.transaction():
+                await db.append_moves(gid, [(3, 1, "pass")], version=3, now=3)
+                1 / 0  # noqa: B018
+        row = await db.get_game(gid)
+        assert row is not None and row.version == 2 and row.state == {"v": 2}
+        assert [m.move for m in await db.moves(gid)] == ["play R7 3", "draw clan"]
+        # A writer that lost track of the version is refused, and rolls back its moves.
+        with pytest.raises(ConcurrentUpdate):
+            async with db.transaction():
+                await db.append_moves(gid, [(3, 1, "pass")], version=3, now=3)
+                await db.save_game_state(
+                    gid,
+                    expected_version=1,
+                    version=3,
+                    state={},
+                    status="active",
+                    turn_started_at=None,
+                    deadline=None,
+                    reminded=False,
+                    now=3,
+                )
+        assert len(await db.moves(gid)) == 2
+    finally:
+        await db.close()
 
 
-async def test_moves_are_append_only(db: Storage, backend: str, integrity_error: type[Exception]) -> None:
-    gid = await add_game(db)
-    with pytest.raises(integrity_error):  # no such game: foreign keys are enforced
-        await db.append_moves(gid + 1, [(1, 0, "pass")], version=1, now=1)
-    await db.append_moves(gid, [(1, 0, "pass")], version=1, now=1)
-    with pytest.raises(integrity_error, match="append-only"):
-        await db._execute("UPDATE moves SET move = 'claim 1'")
-    with pytest.raises(integrity_error, match="append-only"):
-        await db._execute("DELETE FROM moves")
-    # The same position twice. PostgreSQL reports it as the lost race it is there (another
-    # process committed a move at that position first), like save_game_state's.
-    with pytest.raises(integrity_error if backend == "sqlite" else ConcurrentUpdate):
-        await db.append_moves(gid, [(1, 1, "pass")], version=2, now=2)
-    assert [(m.seq, m.player, m.move) for m in await db.moves(gid)] == [(1, 0, "pass")]
+async def test_moves_are_append_only(
+    quick_target: str, backend: str, integrity_error: type[Exception]
+) -> None:
+    db = await new_db(quick_target)
+    try:
+        gid = await add_game(db)
+        with pytest.raises(integrity_error):  # no such game: foreign keys are enforced
+            await db.append_moves(gid + 1, [(1, 0, "pass")], version=1, now=1)
+        await db.append_moves(gid, [(1, 0, "pass")], version=1, now=1)
+        with pytest.raises(integrity_error, match="append-only"):
+            await db._execute("UPDATE moves SET move = 'claim 1'")
+        with pytest.raises(integrity_error, match="append-only"):
+            await db._execute("DELETE FROM moves")
+        # The same position twice. PostgreSQL reports it as the lost race it is there
+        # (another process committed a move at that position first), like save_game_state.
+        with pytest.raises(integrity_error if backend == "sqlite" else ConcurrentUpdate):
+            await db.append_moves(gid, [(1, 1, "pass")], version=2, now=2)
+        assert [(m.seq, m.player, m.move) for m in await db.moves(gid)] == [(1, 0, "pass")]
+    finally:
+        await db.close()
 
 
-async def test_text_is_bound_not_interpolated(db: Storage) -> None:
-    gid = await add_game(db)
-    nasty = "pass'); DROP TABLE games; --"
-    await db.append_moves(gid, [(1, 0, nasty)], version=1, now=1)
-    await db.set_meta("k'; --", nasty)
-    assert (await db.moves(gid))[0].move == nasty
-    assert await db.get_meta("k'; --") == nasty
-    assert await db.get_game(gid) is not None
+async def test_text_is_bound_not_interpolated(quick_target: str) -> None:
+    db = await new_db(quick_target)
+    try:
+        gid = await add_game(db)
+        nasty = "pass'); DROP TABLE games; --"
+        await db.append_moves(gid, [(1, 0, nasty)], version=1, now=1)
+        await db.set_meta("k'; --", nasty)
+        assert (await db.moves(gid))[0].move == nasty
+        assert await db.get_meta("k'; --") == nasty
+        assert await db.get_game(gid) is not None
+    finally:
+        await db.close()
 
 
-async def test_deadlines_reminders_and_message_ids(db: Storage) -> None:
-    due = await add_game(db, deadline=100.0)
-    later = await add_game(db, (12, 13), deadline=500.0)
-    assert [g.id for g in await db.games_due(99)] == []
-    assert [g.id for g in await db.games_due(100)] == [due]
-    assert [g.id for g in await db.games_to_remind(now=60, after=50)] == [due, later]
-    assert await db.mark_reminded(due, version=0)
-    assert not await db.mark_reminded(later, version=5)  # moved on meanwhile
-    assert [g.id for g in await db.games_to_remind(now=60, after=50)] == [later]
+async def test_deadlines_reminders_and_message_ids(quick_target: str) -> None:
+    db = await new_db(quick_target)
+    try:
+        due = await add_game(db, deadline=100.0)
+        later = await add_game(db, (12, 13), deadline=500.0)
+        assert [g.id for g in await db.games_due(99)] == []
+        assert [g.id for g in await db.games_due(100)] == [due]
+        assert [g.id for g in await db.games_to_remind(now=60, after=50)] == [due, later]
+        assert await db.mark_reminded(due, version=0)
+        assert not await db.mark_reminded(later, version=5)  # moved on meanwhile
+        assert [g.id for g in await db.games_to_remind(now=60, after=50)] == [later]
 
-    await db.set_message_ids(due, board_message_id=555)
-    await db.set_message_ids(due, dm_message_ids={1: 777})
-    row = await db.get_game(due)
-    assert row is not None
-    assert row.board_message_id == 555 and row.dm_message_ids == (None, 777)
-    with pytest.raises(ValueError):
-        await db.set_message_ids(due, dm_message_ids={2: 1})
+        await db.set_message_ids(due, board_message_id=555)
+        await db.set_message_ids(due, dm_message_ids={1: 777})
+        row = await db.get_game(due)
+        assert row is not None
+        assert row.board_message_id == 555 and row.dm_message_ids == (None, 777)
+        with pytest.raises(ValueError):
+            await db.set_message_ids(due, dm_message_ids={2: 1})
+    finally:
+        await db.close()
 
 
-async def test_results_and_ratings(db: Storage) -> None:
-    gid = await add_game(db)
-    async with db.transaction():
-        result = await db.record_result(
-            gid,
-            guild_id=1,
-            players=(10, 11),
-            winner=1,
-            reason="five_stones",
-            stones=(2, 5),
-            moves=40,
-            now=9,
-        )
-        for user_id, before, after in ((10, 1500.0, 1488.0), (11, 1500.0, 1512.0)):
-            await db.save_rating(
-                RatingRow("global", user_id, after, 1, int(after > before), int(after < before), 0, 9),
-                game_id=gid,
-                before=before,
+async def test_results_and_ratings(quick_target: str) -> None:
+    db = await new_db(quick_target)
+    try:
+        gid = await add_game(db)
+        async with db.transaction():
+            result = await db.record_result(
+                gid,
+                guild_id=1,
+                players=(10, 11),
+                winner=1,
+                reason="five_stones",
+                stones=(2, 5),
+                moves=40,
+                now=9,
             )
-    assert result.winner_id == 11 and result.loser_id == 10
-    assert await db.get_result(gid) == result
-    assert [r.game_id for r in await db.recent_results(guild_id=1)] == [gid]
-    assert [r.user_id for r in await db.leaderboard("global")] == [11, 10]
-    rating = await db.get_rating("global", 11)
-    assert rating is not None and rating.rating == 1512.0 and rating.wins == 1
-    assert await db.leaderboard("guild:1") == []
+            for user_id, before, after in ((10, 1500.0, 1488.0), (11, 1500.0, 1512.0)):
+                await db.save_rating(
+                    RatingRow("global", user_id, after, 1, int(after > before), int(after < before), 0, 9),
+                    game_id=gid,
+                    before=before,
+                )
+        assert result.winner_id == 11 and result.loser_id == 10
+        assert await db.get_result(gid) == result
+        assert [r.game_id for r in await db.recent_results(guild_id=1)] == [gid]
+        assert [r.user_id for r in await db.leaderboard("global")] == [11, 10]
+        rating = await db.get_rating("global", 11)
+        assert rating is not None and rating.rating == 1512.0 and rating.wins == 1
+        assert await db.leaderboard("guild:1") == []
+    finally:
+        await db.close()
 
 
 async def test_challenges_survive_and_resolve_once(db_target: str) -> None:
-    db = await new_db(db_target)
+    path = db_target
+    db = await new_db(path)
     challenge = await db.create_challenge(
         guild_id=1,
         channel_id=2,
@@ -274,7 +301,7 @@ async def test_challenges_survive_and_resolve_once(db_target: str) -> None:
         expires_at=600,
     )
     await db.close()
-    db = await new_db(db_target)  # a restart
+    db = await new_db(path)  # a restart
     try:
         assert [c.id for c in await db.pending_challenges()] == [challenge.id]
         assert [c.id for c in await db.pending_challenges(user_id=11)] == [challenge.id]
@@ -297,8 +324,8 @@ async def test_challenges_survive_and_resolve_once(db_target: str) -> None:
         await db.close()
 
 
-async def test_closed_database_refuses_work(db_target: str) -> None:
-    db = open_database(db_target)
+async def test_closed_database_refuses_work(quick_target: str) -> None:
+    db = open_database(quick_target)
     with pytest.raises(RuntimeError, match="not open"):
         await db.get_meta("x")
     await db.close()  # closing twice (or never opened) is fine
@@ -317,28 +344,32 @@ def test_sql_lives_only_in_the_storage_package() -> None:
     assert offenders == []
 
 
-async def test_restart_state_of_the_table(db: Storage) -> None:
+async def test_restart_state_of_the_table(quick_target: str) -> None:
     """Migration 4: the turn mention's id, closed DMs and the once-per-game DM tip."""
-    gid = await add_game(db)
-    assert await db.get_ping_message_id(gid) is None
-    await db.set_ping_message_id(gid, 555)
-    assert await db.get_ping_message_id(gid) == 555
-    await db.set_ping_message_id(gid, None)
-    assert await db.get_ping_message_id(gid) is None
+    db = await new_db(quick_target)
+    try:
+        gid = await add_game(db)
+        assert await db.get_ping_message_id(gid) is None
+        await db.set_ping_message_id(gid, 555)
+        assert await db.get_ping_message_id(gid) == 555
+        await db.set_ping_message_id(gid, None)
+        assert await db.get_ping_message_id(gid) is None
 
-    assert not await db.dm_closed(10)
-    await db.set_dm_closed(10, True, now=1)
-    assert await db.dm_closed(10)
-    await db.set_dm_closed(10, False, now=2)
-    assert not await db.dm_closed(10)
+        assert not await db.dm_closed(10)
+        await db.set_dm_closed(10, True, now=1)
+        assert await db.dm_closed(10)
+        await db.set_dm_closed(10, False, now=2)
+        assert not await db.dm_closed(10)
 
-    assert not await db.take_dm_tip(gid, 10, now=1)  # nothing queued
-    assert await db.queue_dm_tip(gid, 10, now=1)
-    assert await db.queue_dm_tip(gid, 10, now=1)  # still pending
-    assert await db.pending_dm_tips() == [(gid, 10)]
-    assert await db.take_dm_tip(gid, 10, now=2)
-    assert not await db.take_dm_tip(gid, 10, now=3)  # once
-    assert not await db.queue_dm_tip(gid, 10, now=4)  # told already in this game
-    assert await db.pending_dm_tips() == []
-    other = await add_game(db)
-    assert await db.queue_dm_tip(other, 10, now=5)  # a new game may tell again
+        assert not await db.take_dm_tip(gid, 10, now=1)  # nothing queued
+        assert await db.queue_dm_tip(gid, 10, now=1)
+        assert await db.queue_dm_tip(gid, 10, now=1)  # still pending
+        assert await db.pending_dm_tips() == [(gid, 10)]
+        assert await db.take_dm_tip(gid, 10, now=2)
+        assert not await db.take_dm_tip(gid, 10, now=3)  # once
+        assert not await db.queue_dm_tip(gid, 10, now=4)  # told already in this game
+        assert await db.pending_dm_tips() == []
+        other = await add_game(db)
+        assert await db.queue_dm_tip(other, 10, now=5)  # a new game may tell again
+    finally:
+        await db.close()
