@@ -51,9 +51,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="sync the slash commands even if they look unchanged since last time",
     )
-    commands = parser.add_subparsers(
-        dest="command", metavar="[COMMAND]", title="commands (without one: run the bot)"
-    )
+    commands = parser.add_subparsers(dest="command", title="instead of running the bot")
     move = commands.add_parser(
         "migrate-to-postgres",
         help="copy a SQLite database into an empty PostgreSQL database",
