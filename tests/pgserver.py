@@ -82,7 +82,10 @@ class PostgresServer:
         return ["runuser", "-u", SERVER_USER, "--", *command] if self.as_root else command
 
     def _run(self, command: list[str]) -> None:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+        except FileNotFoundError as error:  # e.g. no runuser in a minimal container
+            raise PostgresUnavailable(f"cannot run {command[0]}: {error}") from None
         if done.returncode != 0:
             raise PostgresUnavailable(
                 f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}{done.stderr}"
