@@ -208,22 +208,22 @@ class PostgresDatabase:
             async with self.transaction():
                 yield
 
-    async def _execute(self, sql: str, *params: Any) -> int:
+    async def _execute(self, sql: str, *params: object) -> int:
         """Run one statement; returns the number of rows it changed."""
         async with self._access() as conn:
             status = await conn.execute(sql, *params)
         return _row_count(status)
 
-    async def _all(self, sql: str, *params: Any) -> list[Record]:
+    async def _all(self, sql: str, *params: object) -> list[Record]:
         async with self._access() as conn:
             return list(await conn.fetch(sql, *params))
 
-    async def _one(self, sql: str, *params: Any) -> Record | None:
+    async def _one(self, sql: str, *params: object) -> Record | None:
         async with self._access() as conn:
             row: Record | None = await conn.fetchrow(sql, *params)
             return row
 
-    async def _value(self, sql: str, *params: Any) -> Any:
+    async def _value(self, sql: str, *params: object) -> Any:
         async with self._access() as conn:
             return await conn.fetchval(sql, *params)
 

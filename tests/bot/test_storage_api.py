@@ -244,6 +244,8 @@ async def test_processes_migrating_at_once_apply_each_migration_once(postgres_da
     for database in databases:
         await database.connect()
     try:
+        # A migration applied twice would fail (CREATE TABLE of an existing table) and
+        # raise MigrationError here; the advisory lock makes the others wait and skip it.
         versions = await asyncio.gather(*(database.migrate() for database in databases))
         assert versions == [latest_version()] * 4
         rows = await databases[0]._all("SELECT version FROM schema_version")
