@@ -27,6 +27,7 @@ from bot.app import create_bot
 from bot.settings import README_SECTION, Settings, SettingsError
 from bot.storage import MigrationError, StorageError, filelock
 from bot.storage.postgres import redact
+from bot.storage.protocol import is_postgres_url
 from bot.storage.transfer import sqlite_to_postgres
 
 log = logging.getLogger("bot")
@@ -94,7 +95,7 @@ async def run(settings: Settings, *, force_sync: bool = False) -> None:
 def migrate_to_postgres(settings: Settings, source: str | None, target: str | None) -> int:
     source = source or settings.database_path
     target = target or settings.database_url
-    if not target or not target.startswith(("postgresql://", "postgres://")):
+    if not target or not is_postgres_url(target):
         print(
             "error: give the PostgreSQL database as --to postgresql://... (or set DATABASE_URL).",
             file=sys.stderr,
