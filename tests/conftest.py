@@ -3,6 +3,8 @@
 ``simcord_bot`` is the bot that simcord's ``simcord_env`` fixture runs: the real
 ``create_bot`` with an in-memory database and every cog, as in production.
 
+With ``TEST_BOT_DATABASE=postgres`` that bot uses a PostgreSQL database instead.
+
 ``postgres_server`` is a throwaway PostgreSQL server for the whole session
 (``tests/pgserver.py``); ``postgres_database`` is a new empty database on it per test,
 as a URL. Without PostgreSQL they skip, with the install command in the reason; under
@@ -28,8 +30,11 @@ if os.environ.get("CI"):
 
 
 @pytest_asyncio.fixture
-async def simcord_bot() -> AsyncIterator[SchottenBot]:
-    bot = create_bot(database=":memory:")
+async def simcord_bot(request: pytest.FixtureRequest) -> AsyncIterator[SchottenBot]:
+    database = ":memory:"
+    if os.environ.get("TEST_BOT_DATABASE") == "postgres":  # the Discord tests on PostgreSQL
+        database = str(request.getfixturevalue("postgres_database"))
+    bot = create_bot(database=database)
     yield bot
     await bot.close()  # simcord detaches the bot without closing it: the database, workers
 
