@@ -2,7 +2,11 @@
 
 Reads the settings from the environment and ``.env``, logs through discord.py's
 logging set-up, and on a signal closes Discord and then the database, so that a
-restart (systemd, Docker, Ctrl+C) never interrupts a move half-written.
+restart (systemd, Docker, Ctrl+C) never interrupts a move half-written. With SQLite it
+first locks the database file: a second bot process on the same file stops at once.
+
+``python -m bot migrate-to-postgres --from schotten.db --to postgresql://...`` copies a
+SQLite database into an empty PostgreSQL database (``bot/storage/transfer.py``).
 """
 
 from __future__ import annotations
@@ -18,11 +22,15 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+import asyncpg
 import discord
 
 from bot.app import create_bot
 from bot.settings import README_SECTION, Settings, SettingsError
-from bot.storage import MigrationError, backup
+from bot.storage import MigrationError, StorageError, backup, filelock
+from bot.storage.postgres import redact
+from bot.storage.protocol import is_postgres_url
+from bot.storage.transfer import sqlite_to_postgres
 
 log = logging.getLogger("bot")
 
@@ -97,10 +105,31 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "got them through DEV_GUILD_ID. Needs DISCORD_TOKEN; does not start the bot.",
     )
     clear.add_argument("guild_id", type=int, metavar="SERVER_ID")
+    move = commands.add_parser(
+        "migrate-to-postgres",
+        help="copy a SQLite database into an empty PostgreSQL database",
+        description="Copy every table of a SQLite database into an empty PostgreSQL database, keeping "
+        "the ids. Stop the bot first; the SQLite file is left as it is (keep it as a backup).",
+    )
+    move.add_argument(
+        "--from", dest="source", metavar="PATH", help="the SQLite database file (default: DATABASE_PATH)"
+    )
+    move.add_argument(
+        "--to",
+        dest="target",
+        metavar="URL",
+        help="the PostgreSQL database, postgresql://... (default: DATABASE_URL)",
+    )
     return parser.parse_args(argv)
 
 
 def backup_database(settings: Settings, target: str) -> int:
+    if settings.database_url:
+        print(
+            "error: backup copies a SQLite database; for PostgreSQL (DATABASE_URL) use pg_dump.",
+            file=sys.stderr,
+        )
+        return 2
     try:
         backup(settings.database_path, target)
     except (OSError, sqlite3.Error) as error:
@@ -113,7 +142,7 @@ def backup_database(settings: Settings, target: str) -> int:
 async def clear_guild_commands(settings: Settings, guild_id: int) -> None:
     """Log in (HTTP only, no gateway), remove the commands of one server, log out."""
     assert settings.token is not None
-    bot = create_bot(database=settings.database_path, settings=settings, sync_commands=False, extensions=[])
+    bot = create_bot(database=settings.database, settings=settings, sync_commands=False, extensions=[])
     async with bot:
         await bot.login(settings.token)  # also runs setup_hook: opens the database
         await bot.clear_guild_commands(guild_id)
@@ -121,7 +150,7 @@ async def clear_guild_commands(settings: Settings, guild_id: int) -> None:
 
 async def run(settings: Settings, *, force_sync: bool = False) -> None:
     assert settings.token is not None
-    bot = create_bot(database=settings.database_path, settings=settings, force_sync=force_sync)
+    bot = create_bot(database=settings.database, settings=settings, force_sync=force_sync)
     bot.freeze_startup_objects = True
     loop = asyncio.get_running_loop()
     closing: set[asyncio.Task[None]] = set()  # a reference, so the task is not collected
@@ -140,6 +169,30 @@ async def run(settings: Settings, *, force_sync: bool = False) -> None:
     log.info("Stopped")
 
 
+def migrate_to_postgres(settings: Settings, source: str | None, target: str | None) -> int:
+    source = source or settings.database_path
+    target = target or settings.database_url
+    if not target or not is_postgres_url(target):
+        print(
+            "error: give the PostgreSQL database as --to postgresql://... (or set DATABASE_URL).",
+            file=sys.stderr,
+        )
+        return 2
+    print(f"Copying {source} into {redact(target)} ...")
+    try:
+        counts = asyncio.run(sqlite_to_postgres(source, target))
+    except (StorageError, MigrationError, sqlite3.Error, asyncpg.PostgresError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    for table, count in sorted(counts.items()):
+        print(f"  {table}: {count} rows")
+    print(
+        f"Done. Set DATABASE_URL={redact(target)} (with its password) and start the bot; "
+        f"keep {source} as a backup."
+    )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     if words and words[0] in SUBCOMMANDS:
@@ -153,20 +206,29 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.command == "backup":
         return backup_database(settings, args.file)
+    if args.command == "migrate-to-postgres":
+        return migrate_to_postgres(settings, args.source, args.target)
     if not settings.token:
         print(MISSING_TOKEN, file=sys.stderr, end="")
         return 2
-    if settings.database_path != ":memory:":
+    sqlite_file = settings.database_url is None and settings.database_path != ":memory:"
+    if sqlite_file:
         try:  # a fresh install may name a data directory that does not exist yet
             Path(settings.database_path).parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             print(f"error: DATABASE_PATH={settings.database_path!r}: {error.strerror}.", file=sys.stderr)
             return 2
     configure_logging(settings.log_level_value)
+    setting = "DATABASE_URL" if settings.database_url else "DATABASE_PATH"
+    where = redact(settings.database)
+    lock = None
     try:
         if args.command == "clear-guild-commands":
+            # Touches the bookkeeping of command syncs only: allowed beside a running bot.
             asyncio.run(clear_guild_commands(settings, args.guild_id))
         else:
+            if sqlite_file:  # before Discord: a second process on the same file stops here
+                lock = filelock.acquire(settings.database_path)
             asyncio.run(run(settings, force_sync=args.sync))
     except discord.LoginFailure:
         log.error("Discord refused DISCORD_TOKEN; check it (%s).", 'README.md, section "Set-up"')
@@ -177,14 +239,17 @@ def main(argv: list[str] | None = None) -> int:
     except discord.HTTPException as error:  # clear-guild-commands: e.g. not in that server
         log.error("Discord refused: %s", error)
         return 1
-    except (sqlite3.Error, MigrationError) as error:
-        log.error("Cannot use the database %s (DATABASE_PATH): %s", settings.database_path, error)
+    except (sqlite3.Error, asyncpg.PostgresError, MigrationError, StorageError) as error:
+        log.error("Cannot use the database %s (%s): %s", where, setting, error)
         return 1
     except OSError as error:  # aiohttp's connection errors are OSErrors
         log.error("Cannot reach Discord: %s. The bot stops; a supervisor may restart it.", error)
         return 1
     except KeyboardInterrupt:  # only where signal handlers are unavailable
         pass
+    finally:
+        if lock is not None:
+            filelock.release(lock)
     return 0
 
 

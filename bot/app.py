@@ -35,7 +35,7 @@ from bot.service import GameService
 from bot.settings import Settings
 from bot.stats import Rankings
 from bot.stats import install as install_stats
-from bot.storage import Database
+from bot.storage import open_database
 from rules.claims import prepare
 from rules.rulesets import RULESETS
 
@@ -120,7 +120,7 @@ class SchottenBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.settings = settings
-        self.db = Database(database)
+        self.db = open_database(database)  # SQLite, or PostgreSQL for a postgresql:// URL
         self.service = GameService(self.db, clock=_utc_timestamp, turn_timeout=settings.turn_timeout)
         self.matches = MatchService(self.db, self.service)
         install_stats(self.service, self.matches)  # ratings and matches, in the result's transaction
@@ -268,9 +268,10 @@ def create_bot(
 ) -> SchottenBot:
     """Build the bot; connects to nothing until it is started.
 
-    ``database`` is a file path or ``":memory:"``. ``sync_commands`` False never syncs;
-    ``force_sync`` syncs even when the commands look unchanged. ``extensions`` defaults
-    to ``COGS``, every module of ``cogs/`` with a ``setup``. ``settings`` default to the
+    ``database`` is a SQLite file path, ``":memory:"`` or a ``postgresql://`` URL.
+    ``sync_commands`` False never syncs; ``force_sync`` syncs even when the commands
+    look unchanged. ``extensions`` defaults to ``COGS``, every module of ``cogs/`` with
+    a ``setup``. ``settings`` default to the
     built-in defaults (not the environment: tests must not depend on it).
     ``ai_executor`` computes the AI's moves; None: a process pool of ``AI_WORKERS``
     processes (tests may pass a ``ThreadPoolExecutor``, which the bot does not shut down).

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from bot.errors import ServiceError, UserRef
 from bot.matches import MatchService
 from bot.service import GameRecord, GameService
-from bot.storage import ChallengeRow, Database
+from bot.storage import ChallengeRow, Storage
 from rules.game import GameOptions
 
 log = logging.getLogger(__name__)
@@ -43,7 +43,7 @@ def _challenge(row: ChallengeRow) -> Challenge:
 class ChallengeService:
     def __init__(
         self,
-        db: Database,
+        db: Storage,
         games: GameService,
         matches: MatchService,
         *,

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.storage import Database
+from bot.storage import Storage
 
 
 class Delivery:
-    def __init__(self, db: Database, *, clock: Callable[[], float]) -> None:
+    def __init__(self, db: Storage, *, clock: Callable[[], float]) -> None:
         self.db = db
         self.clock = clock
         self._dm_closed: dict[int, bool] = {}

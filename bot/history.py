@@ -25,7 +25,7 @@ from bot.errors import GameNotFound, ServiceError
 from bot.ratings import GLOBAL_SCOPE
 from bot.records import GameRecordFile, RecordPlayer
 from bot.stats import outcome_for
-from bot.storage import Database, GameRow, ResultRow
+from bot.storage import GameRow, ResultRow, Storage
 from rules.game import Game, GameOptions, Result
 
 HISTORY_PAGE_SIZE = 10
@@ -159,7 +159,7 @@ class StoredGame:
 class History:
     """Reads finished games: a player's history, a game's record, a server's games."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Storage) -> None:
         self.db = db
 
     async def page(self, user_id: int, page: int, *, size: int = HISTORY_PAGE_SIZE) -> HistoryPage | None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.storage import Database, MatchRow, ResultRow
+from bot.storage import MatchRow, ResultRow, Storage
 from rules.game import GameOptions, Result, match_points
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def next_first_player(record: GameRecord, result: Result) -> int:
     return (1 - record.first_player) if result.winner is None else result.winner
 
 
-async def next_match_game(db: Database, match_id: int) -> int | None:
+async def next_match_game(db: Storage, match_id: int) -> int | None:
     """The active game of a match, if any (the one that follows a finished game)."""
     for row in reversed(await db.match_games(match_id)):
         if row.status == "active":
@@ -44,7 +44,7 @@ async def next_match_game(db: Database, match_id: int) -> int | None:
 
 
 class MatchService:
-    def __init__(self, db: Database, games: GameService) -> None:
+    def __init__(self, db: Storage, games: GameService) -> None:
         self.db = db
         self.games = games
         self._active: dict[int, MatchRow] = {}
@@ -91,7 +91,7 @@ class MatchService:
         """The active game of a match, if any (the one that follows a finished game)."""
         return await next_match_game(self.db, match_id)
 
-    async def result_hook(self, db: Database, record: GameRecord, result: ResultRow) -> None:
+    async def result_hook(self, db: Storage, record: GameRecord, result: ResultRow) -> None:
         """Score a finished game of a match and create the next game (a result hook)."""
         if record.match_id is None:
             return

@@ -34,7 +34,7 @@ from bot.errors import (
     StaleControl,
 )
 from bot.lru import LRU
-from bot.storage import UNSET, Database, GameRow, ResultRow
+from bot.storage import UNSET, GameRow, ResultRow, Storage
 from bot.storage.database import _Unset
 from rules.game import Applied, Game, GameOptions, Result
 from rules.moves import Move, parse_move
@@ -51,7 +51,7 @@ MAX_FORCED_MOVES = 64
 # moves/s, 1000 kept the longest pause under 10 ms).
 CACHED_GAMES = 1000
 
-ResultHook = Callable[[Database, "GameRecord", ResultRow], Awaitable[None]]
+ResultHook = Callable[[Storage, "GameRecord", ResultRow], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -180,7 +180,7 @@ class GameService:
 
     def __init__(
         self,
-        db: Database,
+        db: Storage,
         *,
         clock: Callable[[], float] = time.time,
         turn_timeout: float = 86400,

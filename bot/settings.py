@@ -27,12 +27,19 @@ class SettingsError(ValueError):
 class Settings:
     token: str | None = field(default=None, repr=False)  # never in logs
     database_path: str = "schotten.db"
+    # postgresql://...: use PostgreSQL instead of the SQLite file (several processes).
+    database_url: str | None = field(default=None, repr=False)  # may hold a password
     log_level: str = "INFO"
     dev_guild_id: int | None = None
     challenge_timeout: int = 600  # seconds an open challenge waits for an answer
     turn_timeout: int = 86400  # seconds a player has for a turn before forfeiting
     turn_reminder: int = 43200  # seconds into a turn when the player is reminded; 0: never
     ai_workers: int = 1  # processes that compute the AI's moves (/schotten practice)
+
+    @property
+    def database(self) -> str:
+        """What ``open_database`` opens: ``DATABASE_URL`` if set, else ``DATABASE_PATH``."""
+        return self.database_url or self.database_path
 
     @property
     def log_level_value(self) -> int:
@@ -67,9 +74,16 @@ class Settings:
             value = _int(name, get(name), minimum=minimum)
             return default if value is None else value
 
+        database_url = get("DATABASE_URL")
+        if database_url is not None and not database_url.startswith(("postgresql://", "postgres://")):
+            raise SettingsError(
+                "DATABASE_URL must be a PostgreSQL URL, postgresql://user:password@host:port/database;"
+                " leave it empty to use the SQLite file DATABASE_PATH."
+            )
         settings = cls(
             token=get("DISCORD_TOKEN"),
             database_path=get("DATABASE_PATH") or cls.database_path,
+            database_url=database_url,
             log_level=level,
             dev_guild_id=_int("DEV_GUILD_ID", get("DEV_GUILD_ID"), minimum=1),
             challenge_timeout=seconds("CHALLENGE_TIMEOUT", cls.challenge_timeout, 1),

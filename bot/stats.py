@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from bot.matches import MatchService, next_first_player, next_match_game
 from bot.ratings import GLOBAL_SCOPE, INITIAL_RATING, elo_update, guild_scope, score_for
-from bot.storage import Database, RatingRow, ResultRow
+from bot.storage import RatingRow, ResultRow, Storage
 
 if TYPE_CHECKING:
     from bot.service import GameRecord, GameService
@@ -40,7 +40,7 @@ def _new_rating(scope: str, user_id: int, now: float) -> RatingRow:
     return RatingRow(scope, user_id, INITIAL_RATING, 0, 0, 0, 0, now)
 
 
-async def rate_result(db: Database, record: GameRecord, result: ResultRow) -> None:
+async def rate_result(db: Storage, record: GameRecord, result: ResultRow) -> None:
     """Update both players' ratings in every scope of the game (a result hook). A
     practice game against the bot's AI is not rated."""
     if record.vs_ai:
@@ -48,7 +48,7 @@ async def rate_result(db: Database, record: GameRecord, result: ResultRow) -> No
     await rate(db, result)
 
 
-async def rate(db: Database, result: ResultRow) -> None:
+async def rate(db: Storage, result: ResultRow) -> None:
     now = result.finished_at
     score = score_for(result.winner)
     for scope in scopes_for(result.guild_id):
@@ -133,7 +133,7 @@ def streaks(outcomes_newest_first: Sequence[str]) -> tuple[int, int]:
 
 
 async def player_stats(
-    db: Database, user_id: int, *, guild_id: int | None, caller_id: int | None = None
+    db: Storage, user_id: int, *, guild_id: int | None, caller_id: int | None = None
 ) -> PlayerStats | None:
     """Everything ``/schotten stats`` shows for ``user_id``; None if they never finished
     a game. Record, stones and streaks count every game (the global record)."""
@@ -192,7 +192,7 @@ RatingChange = tuple[int, float, float]  # user id, rating before, after
 class Rankings:
     """What the leaderboard, the stats and the end of a game read about ratings."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Storage) -> None:
         self.db = db
 
     async def page(

@@ -22,11 +22,18 @@ from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
 import aiosqlite
 
+from bot.storage import filelock
 from bot.storage.schema import MigrationError, latest_version, migrations
+
+if TYPE_CHECKING:
+    import asyncpg
+
+# The row converters below also read PostgresDatabase's rows (bot/storage/postgres.py).
+Row: TypeAlias = "sqlite3.Row | asyncpg.Record"
 
 log = logging.getLogger(__name__)
 
@@ -198,7 +205,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-def _game(row: sqlite3.Row) -> GameRow:
+def _game(row: Row) -> GameRow:
     return GameRow(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -223,7 +230,7 @@ def _game(row: sqlite3.Row) -> GameRow:
     )
 
 
-def _challenge(row: sqlite3.Row) -> ChallengeRow:
+def _challenge(row: Row) -> ChallengeRow:
     return ChallengeRow(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -239,7 +246,7 @@ def _challenge(row: sqlite3.Row) -> ChallengeRow:
     )
 
 
-def _result(row: sqlite3.Row) -> ResultRow:
+def _result(row: Row) -> ResultRow:
     return ResultRow(
         game_id=row["game_id"],
         guild_id=row["guild_id"],
@@ -254,7 +261,7 @@ def _result(row: sqlite3.Row) -> ResultRow:
     )
 
 
-def _rating(row: sqlite3.Row) -> RatingRow:
+def _rating(row: Row) -> RatingRow:
     return RatingRow(**{key: row[key] for key in row.keys()})  # noqa: SIM118 - sqlite3.Row
 
 
@@ -266,6 +273,7 @@ class Database:
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
         self._tx_owner: asyncio.Task[Any] | None = None
+        self._file_lock: str | None = None  # one process per database file (filelock.py)
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -276,6 +284,8 @@ class Database:
     async def connect(self) -> None:
         if self._conn is not None:
             return
+        if self.path != ":memory:" and self._file_lock is None:
+            self._file_lock = filelock.acquire(self.path)  # DatabaseInUse if another process has it
         if self.path != ":memory:":
             # Fail here if the file cannot be opened: a failed aiosqlite.connect leaves its
             # worker thread to report to an event loop that may be closed by then.
@@ -301,10 +311,17 @@ class Database:
         """Close the connection after any transaction in progress has finished."""
         async with self._lock:
             if self._conn is None:
+                self._unlock_file()
                 return
             conn, self._conn = self._conn, None
             await conn.close()
+            self._unlock_file()
         log.info("Database %s closed", self.path)
+
+    def _unlock_file(self) -> None:
+        if self._file_lock is not None:
+            filelock.release(self._file_lock)
+            self._file_lock = None
 
     async def __aenter__(self) -> Database:
         await self.connect()
@@ -1010,7 +1027,7 @@ class MatchRow:
     updated_at: float
 
 
-def _match(row: sqlite3.Row) -> MatchRow:
+def _match(row: Row) -> MatchRow:
     return MatchRow(
         id=row["id"],
         guild_id=row["guild_id"],

@@ -3,10 +3,11 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 
+import pytest
 import pytest_asyncio
 
 from bot.service import GameRecord, GameService, MoveOutcome
-from bot.storage import Database
+from bot.storage import Storage, open_database
 
 ALICE, BOB, CAROL = 1001, 1002, 1003
 
@@ -19,9 +20,35 @@ class FakeClock:
         return self.now
 
 
+# The storage backends that the storage, service and concurrency tests run against.
+BACKENDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def db_target(backend: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Where a test's database lives: a new SQLite file, or a new PostgreSQL database's URL."""
+    if backend == "postgres":
+        return str(request.getfixturevalue("postgres_database"))
+    return str(tmp_path_factory.mktemp("db") / "test.db")
+
+
+@pytest.fixture
+def quick_target(backend: str, request: pytest.FixtureRequest) -> str:
+    """Like ``db_target``, but SQLite in memory: for tests that never reopen it."""
+    if backend == "postgres":
+        return str(request.getfixturevalue("postgres_database"))
+    return ":memory:"
+
+
 @pytest_asyncio.fixture
-async def db() -> AsyncIterator[Database]:
-    database = Database(":memory:")
+async def db(quick_target: str) -> AsyncIterator[Storage]:
+    """A migrated database: SQLite in memory, or a new PostgreSQL database."""
+    database = open_database(quick_target)
     await database.connect()
     await database.migrate()
     yield database
@@ -34,7 +61,7 @@ async def clock() -> FakeClock:
 
 
 @pytest_asyncio.fixture
-async def service(db: Database, clock: FakeClock) -> GameService:
+async def service(db: Storage, clock: FakeClock) -> GameService:
     return GameService(db, clock=clock, turn_timeout=3600)
 
 

@@ -1,6 +1,8 @@
 """Durability test worker: applies moves to several games without pause until killed.
 
-    python tests/bot/durability_worker.py DB_PATH GAMES SEED
+    python tests/bot/durability_worker.py DATABASE GAMES SEED
+
+DATABASE is a SQLite file or a ``postgresql://`` URL.
 
 Prints ``ready`` once its games are loaded, then ``committed GAME_ID VERSION`` after
 every commit the service reported (so the test knows what must survive a SIGKILL).
@@ -14,7 +16,7 @@ import random
 import sys
 
 from bot.service import GameService
-from bot.storage import Database
+from bot.storage import open_database
 from rules.game import GameOptions
 
 OPTIONS = [
@@ -56,7 +58,7 @@ async def drive(service: GameService, slot: int, game_id: int, rng: random.Rando
 
 async def main(path: str, games: int, seed: int) -> None:
     rng = random.Random(seed)
-    async with Database(path) as db:
+    async with open_database(path) as db:
         await db.migrate()
         service = GameService(db)
         slots: dict[int, int] = {}

@@ -1,15 +1,22 @@
-"""Many identical requests at the same moment: exactly one is applied."""
+"""Many identical requests at the same moment: exactly one is applied.
+
+Each test runs on both backends (``db_target``: a SQLite file or a PostgreSQL database).
+On PostgreSQL the requests also come through separate connection pools and separate
+processes, as from several bot processes: the database's compare-and-set decides.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from bot.errors import StaleControl
 from bot.service import GameService
-from bot.storage import Database
+from bot.storage import ConcurrentUpdate, PostgresDatabase, open_database
 from rules.errors import IllegalMove
 from rules.game import GameOptions
 from rules.moves import PlayCard
@@ -29,8 +36,8 @@ async def _race(service: GameService, game_id: int, user: int, move: PlayCard, v
 
 
 @pytest.mark.parametrize("with_version", [True, False])
-async def test_identical_moves_apply_once(tmp_path: Path, with_version: bool) -> None:
-    async with Database(tmp_path / "race.db") as db:
+async def test_identical_moves_apply_once(db_target: str, with_version: bool) -> None:
+    async with open_database(db_target) as db:
         await db.migrate()
         service = GameService(db)
         record = await service.create_game(
@@ -54,9 +61,9 @@ async def test_identical_moves_apply_once(tmp_path: Path, with_version: bool) ->
         assert (await service.get(record.id)).game.to_dict() == row.state
 
 
-async def test_a_second_service_sees_the_same_database(tmp_path: Path) -> None:
+async def test_a_second_service_sees_the_same_database(db_target: str) -> None:
     """Requests through a service whose cache is cold still apply once."""
-    async with Database(tmp_path / "cold.db") as db:
+    async with open_database(db_target) as db:
         await db.migrate()
         record = await GameService(db).create_game(
             guild_id=1, channel_id=2, players=(ALICE, BOB), options=GameOptions(), seed=12, first_player=1
@@ -68,8 +75,8 @@ async def test_a_second_service_sees_the_same_database(tmp_path: Path) -> None:
         assert len(await db.moves(record.id)) == 2
 
 
-async def test_games_do_not_wait_for_each_other(tmp_path: Path) -> None:
-    async with Database(tmp_path / "many.db") as db:
+async def test_games_do_not_wait_for_each_other(db_target: str) -> None:
+    async with open_database(db_target) as db:
         await db.migrate()
         service = GameService(db)
         games = [
@@ -91,3 +98,109 @@ async def test_games_do_not_wait_for_each_other(tmp_path: Path) -> None:
             )
         )
         assert [o.game.version for o in outcomes] == [2] * 10
+
+
+SERVICES = 4
+
+
+@pytest.mark.parametrize("with_version", [True, False])
+async def test_services_on_separate_pools_apply_once(postgres_database: str, with_version: bool) -> None:
+    """Several bot processes (here: services with their own connection pools, so their
+    own database sessions and caches) receive the same move at once."""
+    databases = [PostgresDatabase(postgres_database, pool_size=3) for _ in range(SERVICES)]
+    for database in databases:
+        await database.connect()
+    try:
+        await databases[0].migrate()
+        record = await GameService(databases[0]).create_game(
+            guild_id=1, channel_id=2, players=(ALICE, BOB), options=GameOptions(), seed=13, first_player=0
+        )
+        services = [GameService(database) for database in databases]
+        for service in services:  # each has loaded version 0: the race is decided by the database
+            assert (await service.get(record.id)).version == 0
+        move = next(m for m in record.game.legal_moves() if isinstance(m, PlayCard))
+        version = record.version if with_version else None
+        results = await asyncio.gather(
+            *(
+                service.apply(record.id, ALICE, move, expected_version=version)
+                for service in services
+                for _ in range(5)
+            ),
+            return_exceptions=True,
+        )
+        applied = [r for r in results if not isinstance(r, BaseException)]
+        refused = [r for r in results if isinstance(r, BaseException)]
+        assert len(applied) == 1, results
+        # Within a service its lock and cache refuse the copies; across services the
+        # database's compare-and-set does (ConcurrentUpdate).
+        assert all(isinstance(e, StaleControl | IllegalMove | ConcurrentUpdate) for e in refused), refused
+        assert any(isinstance(e, ConcurrentUpdate) for e in refused), refused
+        assert [m.move for m in await databases[1].moves(record.id)] == [str(move), "draw clan"]
+        row = await databases[2].get_game(record.id)
+        assert row is not None and row.version == 2
+        # A service that lost the race reloads and carries on from the winner's state.
+        for service in services:
+            assert (await service.get(record.id)).version == 2
+    finally:
+        for database in databases:
+            await database.close()
+
+
+RACER = """
+import asyncio, sys
+from bot.service import GameService
+from bot.storage import open_database
+
+async def main(url, game_id, user, move):
+    async with open_database(url) as db:
+        service = GameService(db)
+        await service.get(game_id)
+        print("ready", flush=True)
+        sys.stdin.readline()
+        try:
+            outcome = await service.apply(game_id, user, move, expected_version=0)
+            print("applied", outcome.game.version, flush=True)
+        except Exception as error:
+            print("refused", type(error).__name__, flush=True)
+
+asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]))
+"""
+
+
+async def test_processes_apply_the_same_move_once(postgres_database: str) -> None:
+    """Real processes on one PostgreSQL database, released at the same moment."""
+    async with open_database(postgres_database) as db:
+        await db.migrate()
+        record = await GameService(db).create_game(
+            guild_id=1, channel_id=2, players=(ALICE, BOB), options=GameOptions(), seed=14, first_player=0
+        )
+        move = next(m for m in record.game.legal_moves() if isinstance(m, PlayCard))
+        root = Path(__file__).resolve().parents[2]
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", RACER, postgres_database, str(record.id), str(ALICE), str(move)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                cwd=root,
+            )
+            for _ in range(SERVICES)
+        ]
+        try:
+            for proc in procs:  # every process has loaded the game at version 0
+                assert proc.stdout is not None
+                assert await asyncio.to_thread(proc.stdout.readline) == "ready\n"
+            for proc in procs:
+                assert proc.stdin is not None
+                proc.stdin.write("go\n")
+                proc.stdin.flush()
+            answers = [(await asyncio.to_thread(proc.communicate, timeout=60))[0].strip() for proc in procs]
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+        assert sorted(answers)[0] == "applied 2", answers
+        assert sum(answer.startswith("applied") for answer in answers) == 1, answers
+        # The others lost in the database (or, if they were slower, saw the new version).
+        assert all(a in ("refused ConcurrentUpdate", "refused StaleControl") for a in sorted(answers)[1:])
+        assert [m.move for m in await db.moves(record.id)] == [str(move), "draw clan"]

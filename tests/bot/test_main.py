@@ -24,7 +24,8 @@ HERE = Path(__file__).resolve().parent
 
 
 def environment(**values: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH"}}
+    unset = {"DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH", "DATABASE_URL"}
+    env = {k: v for k, v in os.environ.items() if k not in unset}
     env.update(values)
     return env
 
@@ -150,13 +151,18 @@ def test_another_programs_database_is_refused_with_a_message(tmp_path: Path) -> 
     assert other.read_bytes() == before
 
 
-def start_and_stop(tmp_path: Path) -> str:
+def start_and_stop(tmp_path: Path, **settings: str) -> str:
     """Standard error of a bot started (without Discord) and stopped with SIGTERM."""
     proc = subprocess.Popen(
         [sys.executable, str(HERE / "fake_discord_start.py")],
         cwd=tmp_path,
         env=environment(
-            DISCORD_TOKEN="not-a-real-token", DATABASE_PATH=str(tmp_path / "s.db"), LOG_LEVEL="INFO"
+            **{
+                "DISCORD_TOKEN": "not-a-real-token",
+                "DATABASE_PATH": str(tmp_path / "s.db"),
+                "LOG_LEVEL": "INFO",
+            }
+            | settings
         ),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -182,6 +188,14 @@ def test_start_up_log_has_no_voice_warnings_and_no_colour_codes_in_a_pipe(tmp_pa
     assert "PyNaCl" not in stderr and "davey" not in stderr  # the bot uses no voice
     assert "WARNING" not in stderr
     assert "\x1b[" not in stderr  # stderr is a pipe here, not a terminal
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_runs_on_postgresql_with_database_url(tmp_path: Path, postgres_database: str) -> None:
+    stderr = start_and_stop(tmp_path, DATABASE_URL=postgres_database)
+    assert f"Database {postgres_database} at schema version {latest_version()}" in stderr
+    assert f"Database {postgres_database} closed" in stderr
+    assert not list(tmp_path.glob("*.db*"))  # no SQLite file on the side
 
 
 class Terminal(io.StringIO):

@@ -3,13 +3,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from pathlib import Path
 
 import pytest
 
 from bot.errors import AmbiguousGame, GameFinished, GameNotFound, NoActiveGame, NotAPlayer, StaleControl
 from bot.service import GameRecord, GameService, options_from_dict, options_to_dict
-from bot.storage import Database, ResultRow
+from bot.storage import ResultRow, Storage, open_database
 from rules.errors import IllegalMove, NotationError, NotYourTurn
 from rules.game import Game, GameOptions
 from rules.moves import Draw, PlayCard
@@ -30,7 +29,7 @@ async def new_game(service: GameService, *, channel: int = 50, players=(ALICE, B
     )
 
 
-async def check_replay(db: Database, game_id: int) -> Game:
+async def check_replay(db: Storage, game_id: int) -> Game:
     """The stored move log replays to the stored snapshot."""
     row = await db.get_game(game_id)
     assert row is not None
@@ -47,7 +46,7 @@ def test_options_round_trip(options: GameOptions) -> None:
     assert options_from_dict(options_to_dict(options)) == options
 
 
-async def test_create_game_is_stored(service: GameService, db: Database, clock: FakeClock) -> None:
+async def test_create_game_is_stored(service: GameService, db: Storage, clock: FakeClock) -> None:
     record = await new_game(service, first_player=1)
     assert record.is_active and record.version == 0
     assert record.players == (ALICE, BOB) and record.current_player == 1 and record.current_user == BOB
@@ -61,7 +60,7 @@ async def test_create_game_is_stored(service: GameService, db: Database, clock: 
 
 
 async def test_apply_plays_and_draws_in_one_request(
-    service: GameService, db: Database, clock: FakeClock
+    service: GameService, db: Storage, clock: FakeClock
 ) -> None:
     record = await new_game(service, first_player=0)
     move = next(m for m in record.game.legal_moves() if isinstance(m, PlayCard))
@@ -89,7 +88,7 @@ async def test_move_as_text(service: GameService) -> None:
         await service.apply(record.id, BOB, "resign")
 
 
-async def test_refusals_change_nothing(service: GameService, db: Database) -> None:
+async def test_refusals_change_nothing(service: GameService, db: Storage) -> None:
     record = await new_game(service, first_player=0)
     move = next(m for m in record.game.legal_moves() if isinstance(m, PlayCard))
     with pytest.raises(GameNotFound) as not_found:
@@ -122,7 +121,7 @@ async def test_stale_button_after_the_move(service: GameService) -> None:
 
 
 @pytest.mark.parametrize("options", [BASE, TACTICS])
-async def test_whole_game_result_and_replay(service: GameService, db: Database, options: GameOptions) -> None:
+async def test_whole_game_result_and_replay(service: GameService, db: Storage, options: GameOptions) -> None:
     record = await new_game(service, options=options, seed=42)
     finished = await play_randomly(service, record, random.Random(3))
     assert finished is not None and finished.finished
@@ -144,7 +143,7 @@ async def test_whole_game_result_and_replay(service: GameService, db: Database, 
     assert await service.active_games_for(ALICE) == []
 
 
-async def test_resign(service: GameService, db: Database) -> None:
+async def test_resign(service: GameService, db: Storage) -> None:
     record = await new_game(service, first_player=0)
     with pytest.raises(NotAPlayer):
         await service.resign(record.id, CAROL)
@@ -155,7 +154,7 @@ async def test_resign(service: GameService, db: Database) -> None:
     await check_replay(db, record.id)
 
 
-async def test_forfeit_overdue(service: GameService, db: Database, clock: FakeClock) -> None:
+async def test_forfeit_overdue(service: GameService, db: Storage, clock: FakeClock) -> None:
     slow = await new_game(service, first_player=0)
     clock.now += 1800
     moving = await new_game(service, channel=51, players=(CAROL, BOB), first_player=0)
@@ -213,7 +212,7 @@ async def test_find_game_for(service: GameService) -> None:
         await service.find_game_for(ALICE, 50, game_id=12345)
 
 
-async def test_message_ids_persist(service: GameService, db: Database) -> None:
+async def test_message_ids_persist(service: GameService, db: Storage) -> None:
     record = await new_game(service)
     updated = await service.set_message_ids(record.id, board_message_id=77)
     updated = await service.set_message_ids(record.id, dm_message_ids={0: 88})
@@ -228,9 +227,8 @@ async def test_message_ids_persist(service: GameService, db: Database) -> None:
     assert outcome.game.board_message_id == 77  # a move keeps them
 
 
-async def test_restart_continues_from_the_database(tmp_path: Path, clock: FakeClock) -> None:
-    path = tmp_path / "games.db"
-    async with Database(path) as db:
+async def test_restart_continues_from_the_database(db_target: str, clock: FakeClock) -> None:
+    async with open_database(db_target) as db:
         await db.migrate()
         record = await new_game(GameService(db, clock=clock), seed=9)
         service = GameService(db, clock=clock)
@@ -239,17 +237,17 @@ async def test_restart_continues_from_the_database(tmp_path: Path, clock: FakeCl
             assert current.current_user is not None
             await service.apply(record.id, current.current_user, current.game.legal_moves()[0])
         before = (await service.get(record.id)).game.to_dict()
-    async with Database(path) as db:
+    async with open_database(db_target) as db:
         await db.migrate()
         after = await GameService(db, clock=clock).get(record.id)
         assert after.game.to_dict() == before
         await check_replay(db, record.id)
 
 
-async def test_result_hooks_commit_with_the_result(service: GameService, db: Database) -> None:
+async def test_result_hooks_commit_with_the_result(service: GameService, db: Storage) -> None:
     seen: list[tuple[int, ResultRow]] = []
 
-    async def hook(database: Database, record: GameRecord, result: ResultRow) -> None:
+    async def hook(database: Storage, record: GameRecord, result: ResultRow) -> None:
         seen.append((record.id, result))
         await database.set_meta(f"rated:{record.id}", "yes")
 
@@ -259,7 +257,7 @@ async def test_result_hooks_commit_with_the_result(service: GameService, db: Dat
     assert seen and seen[0][0] == record.id
     assert await db.get_meta(f"rated:{record.id}") == "yes"
 
-    async def failing(database: Database, record: GameRecord, result: ResultRow) -> None:
+    async def failing(database: Storage, record: GameRecord, result: ResultRow) -> None:
         raise RuntimeError("ratings broke")
 
     service.result_hooks[:] = [failing]
@@ -288,7 +286,7 @@ async def test_logs_never_show_drawn_cards(service: GameService, caplog: pytest.
         assert card not in text.split(), card
 
 
-async def test_a_cancelled_request_still_stores_its_whole_move(service: GameService, db: Database) -> None:
+async def test_a_cancelled_request_still_stores_its_whole_move(service: GameService, db: Storage) -> None:
     record = await new_game(service, first_player=0)
     move = next(m for m in record.game.legal_moves() if isinstance(m, PlayCard))
     request = asyncio.create_task(service.apply(record.id, ALICE, move))

@@ -30,6 +30,7 @@ def test_env_example_lists_every_setting_with_its_default() -> None:
     defaults = Settings()
     for name, default in {
         "DATABASE_PATH": defaults.database_path,
+        "DATABASE_URL": "",
         "LOG_LEVEL": defaults.log_level,
         "DEV_GUILD_ID": "",
         "CHALLENGE_TIMEOUT": defaults.challenge_timeout,
@@ -100,3 +101,13 @@ def test_short_turn_timeout_alone_moves_the_default_reminder() -> None:
 
 def test_reminder_can_be_disabled() -> None:
     assert Settings.from_env({"TURN_REMINDER": "0"}, env_file=None).turn_reminder == 0
+
+
+def test_database_url_selects_postgresql_and_stays_out_of_repr() -> None:
+    assert Settings.from_env({}, env_file=None).database == "schotten.db"
+    url = "postgresql://bot:s3cret@localhost:5432/schotten"
+    settings = Settings.from_env({"DATABASE_URL": url, "DATABASE_PATH": "x.db"}, env_file=None)
+    assert settings.database_url == url and settings.database == url
+    assert "s3cret" not in repr(settings)
+    with pytest.raises(SettingsError, match="DATABASE_URL must be a PostgreSQL URL"):
+        Settings.from_env({"DATABASE_URL": "mysql://bot@localhost/x"}, env_file=None)

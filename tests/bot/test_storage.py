@@ -4,9 +4,19 @@ import re
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 
-from bot.storage import ConcurrentUpdate, Database, ForeignDatabase, MigrationError, RatingRow, latest_version
+from bot.storage import (
+    ConcurrentUpdate,
+    Database,
+    ForeignDatabase,
+    MigrationError,
+    RatingRow,
+    Storage,
+    latest_version,
+    open_database,
+)
 from bot.storage.schema import migrations
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,15 +41,21 @@ def schema(path: Path) -> list[tuple[str, str, str]]:
     return sorted((t, n, re.sub(r"\s+", " ", sql or "")) for t, n, sql in rows)
 
 
-async def new_db(path: Path | str = ":memory:") -> Database:
-    db = Database(path)
+async def new_db(path: Path | str = ":memory:") -> Storage:
+    db = open_database(path)
     await db.connect()
     await db.migrate()
     return db
 
 
+@pytest.fixture
+def integrity_error(backend: str) -> type[Exception]:
+    """What the backend's driver raises for a broken constraint."""
+    return sqlite3.IntegrityError if backend == "sqlite" else asyncpg.IntegrityConstraintViolationError
+
+
 async def add_game(
-    db: Database, players: tuple[int, int] = (10, 11), *, deadline: float | None = 100.0
+    db: Storage, players: tuple[int, int] = (10, 11), *, deadline: float | None = 100.0
 ) -> int:
     return await db.insert_game(
         guild_id=1,
@@ -159,8 +175,8 @@ async def test_file_database_uses_wal_and_foreign_keys(tmp_path: Path) -> None:
     assert not db.is_open
 
 
-async def test_game_round_trip_and_active_lists() -> None:
-    db = await new_db()
+async def test_game_round_trip_and_active_lists(quick_target: str) -> None:
+    db = await new_db(quick_target)
     try:
         gid = await add_game(db)
         other = await add_game(db, (11, 12))
@@ -176,8 +192,8 @@ async def test_game_round_trip_and_active_lists() -> None:
         await db.close()
 
 
-async def test_move_transaction_commits_together_or_not_at_all() -> None:
-    db = await new_db()
+async def test_move_transaction_commits_together_or_not_at_all(quick_target: str) -> None:
+    db = await new_db(quick_target)
     try:
         gid = await add_game(db)
         async with db.transaction():
@@ -220,23 +236,30 @@ async def test_move_transaction_commits_together_or_not_at_all() -> None:
         await db.close()
 
 
-async def test_moves_are_append_only() -> None:
-    db = await new_db()
+async def test_moves_are_append_only(
+    quick_target: str, backend: str, integrity_error: type[Exception]
+) -> None:
+    db = await new_db(quick_target)
     try:
         gid = await add_game(db)
+        with pytest.raises(integrity_error):  # no such game: foreign keys are enforced
+            await db.append_moves(gid + 1, [(1, 0, "pass")], version=1, now=1)
         await db.append_moves(gid, [(1, 0, "pass")], version=1, now=1)
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        with pytest.raises(integrity_error, match="append-only"):
             await db._execute("UPDATE moves SET move = 'claim 1'")
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        with pytest.raises(integrity_error, match="append-only"):
             await db._execute("DELETE FROM moves")
-        with pytest.raises(sqlite3.IntegrityError):  # the same position twice
+        # The same position twice. PostgreSQL reports it as the lost race it is there
+        # (another process committed a move at that position first), like save_game_state.
+        with pytest.raises(integrity_error if backend == "sqlite" else ConcurrentUpdate):
             await db.append_moves(gid, [(1, 1, "pass")], version=2, now=2)
+        assert [(m.seq, m.player, m.move) for m in await db.moves(gid)] == [(1, 0, "pass")]
     finally:
         await db.close()
 
 
-async def test_text_is_bound_not_interpolated() -> None:
-    db = await new_db()
+async def test_text_is_bound_not_interpolated(quick_target: str) -> None:
+    db = await new_db(quick_target)
     try:
         gid = await add_game(db)
         nasty = "pass'); DROP TABLE games; --"
@@ -249,8 +272,8 @@ async def test_text_is_bound_not_interpolated() -> None:
         await db.close()
 
 
-async def test_deadlines_reminders_and_message_ids() -> None:
-    db = await new_db()
+async def test_deadlines_reminders_and_message_ids(quick_target: str) -> None:
+    db = await new_db(quick_target)
     try:
         due = await add_game(db, deadline=100.0)
         later = await add_game(db, (12, 13), deadline=500.0)
@@ -273,8 +296,8 @@ async def test_deadlines_reminders_and_message_ids() -> None:
         await db.close()
 
 
-async def test_results_and_ratings() -> None:
-    db = await new_db()
+async def test_results_and_ratings(quick_target: str) -> None:
+    db = await new_db(quick_target)
     try:
         gid = await add_game(db)
         async with db.transaction():
@@ -305,8 +328,8 @@ async def test_results_and_ratings() -> None:
         await db.close()
 
 
-async def test_challenges_survive_and_resolve_once(tmp_path: Path) -> None:
-    path = tmp_path / "c.db"
+async def test_challenges_survive_and_resolve_once(db_target: str) -> None:
+    path = db_target
     db = await new_db(path)
     challenge = await db.create_challenge(
         guild_id=1,
@@ -341,8 +364,8 @@ async def test_challenges_survive_and_resolve_once(tmp_path: Path) -> None:
         await db.close()
 
 
-async def test_closed_database_refuses_work() -> None:
-    db = Database(":memory:")
+async def test_closed_database_refuses_work(quick_target: str) -> None:
+    db = open_database(quick_target)
     with pytest.raises(RuntimeError, match="not open"):
         await db.get_meta("x")
     await db.close()  # closing twice (or never opened) is fine
@@ -361,9 +384,9 @@ def test_sql_lives_only_in_the_storage_package() -> None:
     assert offenders == []
 
 
-async def test_restart_state_of_the_table() -> None:
+async def test_restart_state_of_the_table(quick_target: str) -> None:
     """Migration 4: the turn mention's id, closed DMs and the once-per-game DM tip."""
-    db = await new_db()
+    db = await new_db(quick_target)
     try:
         gid = await add_game(db)
         assert await db.get_ping_message_id(gid) is None
