@@ -18,7 +18,8 @@ from typing import TextIO
 
 from bot.history import History
 from bot.settings import README_SECTION, Settings, SettingsError
-from bot.storage import Database, latest_version
+from bot.storage import Storage, latest_version, open_database
+from bot.storage.protocol import is_postgres_url
 
 
 class ExportError(Exception):
@@ -33,7 +34,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--guild", type=int, required=True, metavar="ID", help="the server's id")
     parser.add_argument("--out", metavar="FILE", help="where to write (default: standard output)")
     parser.add_argument(
-        "--database", metavar="PATH", help="the database file (default: DATABASE_PATH from the settings)"
+        "--database",
+        metavar="PATH_OR_URL",
+        help="the database file or postgresql:// URL (default: DATABASE_URL, else DATABASE_PATH)",
     )
     parser.add_argument(
         "--env-file", default=".env", help="settings file read under the environment (default .env)"
@@ -41,10 +44,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-async def _open(path: str) -> Database:
-    if path == ":memory:" or not Path(path).is_file():
+async def _open(path: str) -> Storage:
+    if not is_postgres_url(path) and (path == ":memory:" or not Path(path).is_file()):
         raise ExportError(f"there is no database at {path} (DATABASE_PATH)")
-    db = Database(path)
+    db = open_database(path)
     await db.connect()
     try:
         version = await db.schema_version()
@@ -81,7 +84,7 @@ def main(argv: list[str]) -> int:
     database = args.database
     if database is None:
         try:
-            database = Settings.from_env(env_file=args.env_file).database_path
+            database = Settings.from_env(env_file=args.env_file).database
         except SettingsError as error:
             print(f"error: {error}\nSee {README_SECTION}.", file=sys.stderr)
             return 2
