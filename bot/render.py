@@ -32,8 +32,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from bot import notation
 from bot.text import t
-from rules.cards import Card, Tactic, TacticKind
+from rules.cards import Card, TacticKind
 from rules.game import LogMove, Resign
 from rules.moves import Claim, Deserter, Draw, Move, Pass, PlayCard, Redeploy, Scout, ScoutReturn, Traitor
 from rules.rulesets import get_ruleset
@@ -41,31 +42,15 @@ from rules.rulesets import get_ruleset
 WIDTH = 40
 CELL = 4  # one stone column: a card right-aligned in 3 characters and a space
 
-# Board abbreviations of the morale tactics (3 characters, to keep the columns).
-_SHORT = {
-    Tactic.LEADER: "Ldr",
-    Tactic.REINFORCEMENT: "Rnf",
-    Tactic.SHIELD_BEARER: "Shb",
-    Tactic.FOG: "Fog",
-    Tactic.MUD: "Mud",
-    Tactic.SCOUT: "Sct",
-    Tactic.REDEPLOY: "Rdp",
-    Tactic.DESERTER: "Dsr",
-    Tactic.TRAITOR: "Trt",
-}
-
-
 def card_text(card: Card) -> str:
-    """A card in the notation the commands accept: ``R7``, ``Leader``."""
-    return str(card)
+    """A card as the reader sees and types it (``R7``, ``Leader``), in the current
+    language: :func:`bot.notation.card_text`."""
+    return notation.card_text(card)
 
 
 def short_card(card: Card) -> str:
     """A card in at most 3 characters, for the board columns."""
-    tactic = getattr(card, "tactic", None)
-    if tactic is not None:
-        return _SHORT[tactic]
-    return str(card)
+    return notation.short_card(card)
 
 
 def sort_hand(cards: Iterable[Card]) -> list[Card]:

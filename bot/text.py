@@ -1,8 +1,9 @@
 """The message catalogue: every user-facing string of the bot, in one place.
 
-``t(key, **params)`` looks a key up and formats it with ``str.format``. To translate the
-bot, replace :data:`CATALOGUE` (or load another one into it); code never builds
-user-facing sentences itself.
+``t(key, **params)`` looks a key up in the current language (:mod:`bot.i18n`) and formats
+it with ``str.format``. :data:`CATALOGUE` holds the English texts, the source of the
+translations in ``bot/locale/*.po``; a text that depends on a number is a
+:class:`~bot.i18n.Plural`. Code never builds user-facing sentences itself.
 
 Engine errors (``rules.errors``) and service errors (``bot.errors``) carry a stable
 ``code``; :func:`error_text` maps them to ``error.<code>`` keys here, so an error is
@@ -15,9 +16,12 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from bot import i18n
+from bot.i18n import Plural
+
 log = logging.getLogger(__name__)
 
-CATALOGUE: dict[str, str] = {
+CATALOGUE: dict[str, str | Plural] = {
     # ---------------------------------------------------------------- commands
     "cmd.group": "Play Schotten-Totten",
     "cmd.challenge": "Challenge a member to a game of Schotten-Totten",
@@ -59,7 +63,7 @@ CATALOGUE: dict[str, str] = {
     "challenge.sent": "Challenge sent.",
     # ------------------------------------------------------------------- board
     "board.title": "Game #{game_id}: {ruleset}",
-    "board.hand_size": "{name} ({cards} cards)",
+    "board.hand_size": Plural("{name} ({cards} card)", "{name} ({cards} cards)", count="cards"),
     "board.deck": "Deck: {clan}",
     "board.decks": "Decks: clan {clan}, tactic {tactic}",
     "board.turn": "Turn: {name}",
@@ -246,7 +250,11 @@ CATALOGUE: dict[str, str] = {
     "stats.rating_server": "Rating in this server: {rating} ({games} played)",
     "stats.rating_server_none": "Rating in this server: no games here yet",
     "stats.rating_global": "Global rating: {rating} ({games} played)",
-    "stats.record": "Record: {games} games, {wins} won, {losses} lost, {draws} drawn",
+    "stats.record": Plural(
+        "Record: {games} game, {wins} won, {losses} lost, {draws} drawn",
+        "Record: {games} games, {wins} won, {losses} lost, {draws} drawn",
+        count="games",
+    ),
     "stats.stones": "Stones won: {stones}",
     "stats.streak": "Winning streak: {current} now, best {best}",
     "stats.recent": "Recent games:",
@@ -499,16 +507,17 @@ ERROR_ALIASES: dict[str, str] = {}
 
 
 def t(key: str, /, **params: Any) -> str:
-    """The catalogue text for ``key`` formatted with ``params``.
+    """The text for ``key`` in the current language, formatted with ``params``.
 
     A missing key or parameter is a bug, but it should not crash an interaction: it is
-    logged and the key itself is returned.
+    logged and the key itself (or the unformatted text) is returned.
     """
     try:
-        template = CATALOGUE[key]
+        english = CATALOGUE[key]
     except KeyError:
         log.error("missing catalogue key %r", key)
         return key
+    template = _template(key, english, params)
     if not params:
         return template
     try:
@@ -516,6 +525,23 @@ def t(key: str, /, **params: Any) -> str:
     except (KeyError, IndexError, ValueError):
         log.error("bad parameters for catalogue key %r: %s", key, sorted(params))
         return template
+
+
+def t_in(language: str, key: str, /, **params: Any) -> str:
+    """:func:`t` in ``language``, whatever the current one is."""
+    with i18n.use(language):
+        return t(key, **params)
+
+
+def _template(key: str, english: str | Plural, params: dict[str, Any]) -> str:
+    translation = i18n.translated(key, i18n.current())
+    if not isinstance(english, Plural):
+        return translation.forms[0] if translation is not None else english
+    n = params.get(english.count)
+    count = n if isinstance(n, int) else 0
+    if translation is not None:
+        return translation.forms[min(translation.plural(count), len(translation.forms) - 1)]
+    return english.one if count == 1 else english.other
 
 
 def error_text(error: BaseException, *, resolve: Callable[[object], object] | None = None) -> str:
@@ -547,3 +573,115 @@ def _plain(value: Any) -> Any:
     if isinstance(value, str) and len(value) > MAX_ECHO:
         return value[: MAX_ECHO - 1] + "…"
     return value
+
+# ------------------------------------------------------------------- card notation
+# A colour is one letter and a tactic card one word: players type what they see, and a
+# board column holds three characters (a letter and a value up to 10). Every letter of
+# a language must differ from the others (see bot/notation.py).
+CATALOGUE.update(
+    {
+        "card.colour.R": "R",
+        "card.colour.O": "O",
+        "card.colour.Y": "Y",
+        "card.colour.G": "G",
+        "card.colour.B": "B",
+        "card.colour.P": "P",
+        "card.tactic.leader": "Leader",
+        "card.tactic.reinforcement": "Reinforcement",
+        "card.tactic.shield_bearer": "ShieldBearer",
+        "card.tactic.fog": "Fog",
+        "card.tactic.mud": "Mud",
+        "card.tactic.scout": "Scout",
+        "card.tactic.redeploy": "Redeploy",
+        "card.tactic.deserter": "Deserter",
+        "card.tactic.traitor": "Traitor",
+        "card.short.leader": "Ldr",
+        "card.short.reinforcement": "Rnf",
+        "card.short.shield_bearer": "Shb",
+        "card.short.fog": "Fog",
+        "card.short.mud": "Mud",
+        "card.short.scout": "Sct",
+        "card.short.redeploy": "Rdp",
+        "card.short.deserter": "Dsr",
+        "card.short.traitor": "Trt",
+    }
+)
+
+# ------------------------------------------------------------- slash command names
+# Discord shows these in its command picker, each in the user's language. A name is
+# lowercase letters, digits, "-" or "_", at most 32 characters, no spaces.
+CATALOGUE.update(
+    {
+        "cmd.name.schotten": "schotten",
+        "cmd.name.challenge": "challenge",
+        "cmd.name.practice": "practice",
+        "cmd.name.play": "play",
+        "cmd.name.claim": "claim",
+        "cmd.name.pass": "pass",
+        "cmd.name.move": "move",
+        "cmd.name.draw": "draw",
+        "cmd.name.resign": "resign",
+        "cmd.name.hand": "hand",
+        "cmd.name.board": "board",
+        "cmd.name.games": "games",
+        "cmd.name.rules": "rules",
+        "cmd.name.leaderboard": "leaderboard",
+        "cmd.name.stats": "stats",
+        "cmd.name.history": "history",
+        "cmd.name.replay": "replay",
+        "cmd.name.export": "export",
+        "cmd.name.language": "language",
+        "opt.opponent": "opponent",
+        "opt.tactics": "tactics",
+        "opt.claims": "claims",
+        "opt.ruleset": "ruleset",
+        "opt.points": "points",
+        "opt.difficulty": "difficulty",
+        "opt.card": "card",
+        "opt.stone": "stone",
+        "opt.game": "game",
+        "opt.text": "text",
+        "opt.deck": "deck",
+        "opt.topic": "topic",
+        "opt.scope": "scope",
+        "opt.member": "member",
+        "opt.step": "step",
+        "opt.language": "language",
+        "opt.server": "server",
+        "choice.topic.overview": "overview",
+        "choice.topic.turn": "turn",
+        "choice.topic.formations": "formations",
+        "choice.topic.claims": "claims",
+        "choice.topic.end": "end",
+        "choice.topic.tactics": "tactics",
+        "choice.topic.decisions": "decisions",
+        "choice.topic.leader": "leader",
+        "choice.topic.reinforcement": "reinforcement",
+        "choice.topic.shield-bearer": "shield-bearer",
+        "choice.topic.fog": "fog",
+        "choice.topic.mud": "mud",
+        "choice.topic.scout": "scout",
+        "choice.topic.redeploy": "redeploy",
+        "choice.topic.deserter": "deserter",
+        "choice.topic.traitor": "traitor",
+        # /schotten language
+        "cmd.language": "Choose the language the bot speaks to you (or, for this server, in its channels)",
+        "cmd.language.language": "The language; auto follows your Discord language (or the server's)",
+        "cmd.language.server": "Set the language of this server's channel messages (needs Manage Server)",
+        "choice.language.auto": "auto (Discord's setting)",
+        "choice.language.en": "English",
+        "choice.language.de": "Deutsch",
+        "choice.language.fr": "Français",
+        "language.name.en": "English",
+        "language.name.de": "Deutsch",
+        "language.name.fr": "Français",
+        "language.set_me": "From now on I speak {language} to you.",
+        "language.set_me_auto": "From now on I speak to you in your Discord language ({language}).",
+        "language.set_server": "This server's game messages are now in {language}.",
+        "language.set_server_auto": (
+            "This server's game messages now follow its Discord language ({language})."
+        ),
+        "error.language_manage_server": "Only members who may manage this server can set its language.",
+        "error.language_server_dm": "A server's language is set in one of its channels.",
+    }
+)
