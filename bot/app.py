@@ -23,11 +23,13 @@ from pathlib import Path
 from types import TracebackType
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.challenges import ChallengeService
 from bot.delivery import Delivery
 from bot.history import History
+from bot.languages import Languages
 from bot.matches import MatchService
 from bot.names import NameBook
 from bot.opponent import Opponent
@@ -89,6 +91,17 @@ def _prepare_engine() -> None:
         prepare(ruleset)
 
 
+class SchottenTree(app_commands.CommandTree["SchottenBot"]):
+    """Every command and autocomplete first sets the language of its answers."""
+
+    async def interaction_check(self, interaction: discord.Interaction[SchottenBot], /) -> bool:
+        guild_locale = interaction.guild_locale.value if interaction.guild_locale else None
+        await self.client.languages.enter(
+            interaction.user.id, interaction.locale.value, interaction.guild_id, guild_locale
+        )
+        return True
+
+
 class SchottenBot(commands.Bot):
     """The bot and its services: the cogs reach stored state only through ``service``
     (games and moves), ``challenges``, ``matches``, ``rankings``, ``history`` and
@@ -118,6 +131,7 @@ class SchottenBot(commands.Bot):
             help_command=None,
             max_messages=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=SchottenTree,
         )
         self.settings = settings
         self.db = open_database(database)  # SQLite, or PostgreSQL for a postgresql:// URL
@@ -130,6 +144,7 @@ class SchottenBot(commands.Bot):
         self.rankings = Rankings(self.db)
         self.history = History(self.db)  # finished games: history, replay, export
         self.delivery = Delivery(self.db, clock=_utc_timestamp)
+        self.languages = Languages(self.db, clock=_utc_timestamp)
         self.names = NameBook(self)
         # The AI's seat in practice games; its moves are computed in worker processes.
         self.opponent = Opponent(self.service, workers=settings.ai_workers, executor=ai_executor)

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 
 import discord
 
+from bot import i18n
 from bot.app import SchottenBot
 from bot.challenges import Challenge
 from bot.errors import ServiceError
@@ -24,7 +25,7 @@ from bot.text import t
 from cogs.table import Table
 from cogs.ui import Interaction
 from cogs.ui.layouts import challenge_view
-from cogs.ui.replies import NO_MENTIONS
+from cogs.ui.replies import NO_MENTIONS, public_language
 from rules.ai import LEVELS
 from rules.game import GameOptions
 from rules.rulesets import get_ruleset
@@ -101,9 +102,11 @@ class Lobby:
             options=options,
             points=points,
         )
+        with i18n.use(await public_language(interaction)):
+            text, buttons = challenge_text(challenge, rematch_of), challenge_view(challenge.id)
         await interaction.response.send_message(
-            challenge_text(challenge, rematch_of),
-            view=challenge_view(challenge.id),
+            text,
+            view=buttons,
             allowed_mentions=discord.AllowedMentions(users=[opponent], roles=False, everyone=False),
         )
         message = await interaction.original_response()
@@ -113,22 +116,22 @@ class Lobby:
         challenges = self.bot.challenges
         if not accept:
             declined = await challenges.decline(challenge_id, interaction.user.id)
-            await interaction.response.edit_message(
-                content=t("challenge.declined", **_who(declined.row)),
-                view=challenge_view(challenge_id, disabled=True),
-                allowed_mentions=NO_MENTIONS,
-            )
+            with i18n.use(await public_language(interaction)):
+                text, buttons = (
+                    t("challenge.declined", **_who(declined.row)),
+                    challenge_view(challenge_id, disabled=True),
+                )
+            await interaction.response.edit_message(content=text, view=buttons, allowed_mentions=NO_MENTIONS)
             return
         await challenges.check(challenge_id, interaction.user.id)
         # Creating the game and sending DMs may take a moment: answer within 3 s.
         await interaction.response.defer()
         self.bot.names.remember(interaction.user)
         challenge, record = await challenges.accept(challenge_id, interaction.user.id)
-        await interaction.edit_original_response(
-            content=t("challenge.accepted", game_id=record.id, **_who(challenge.row)),
-            view=challenge_view(challenge_id, disabled=True),
-            allowed_mentions=NO_MENTIONS,
-        )
+        with i18n.use(await public_language(interaction)):
+            text = t("challenge.accepted", game_id=record.id, **_who(challenge.row))
+            buttons = challenge_view(challenge_id, disabled=True)
+        await interaction.edit_original_response(content=text, view=buttons, allowed_mentions=NO_MENTIONS)
         await self.table.start(record)
         await self.table.tell_dm_tip(interaction, record.id)
 
@@ -140,11 +143,11 @@ class Lobby:
             if row.message_id is None:
                 continue
             channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+            with i18n.use(await self.bot.languages.for_guild(row.guild_id)):
+                text, buttons = t("challenge.expired", **_who(row)), challenge_view(row.id, disabled=True)
             try:
                 await channel.get_partial_message(row.message_id).edit(
-                    content=t("challenge.expired", **_who(row)),
-                    view=challenge_view(row.id, disabled=True),
-                    allowed_mentions=NO_MENTIONS,
+                    content=text, view=buttons, allowed_mentions=NO_MENTIONS
                 )
             except discord.HTTPException:
                 log.info("could not update expired challenge %s", row.id)
@@ -203,10 +206,9 @@ class Lobby:
         )
         log.info("Practice game %d started (level %s)", record.id, level)
         key = "practice.started" if channel_id is not None else "practice.started_dm"
-        await interaction.followup.send(
-            t(key, mention=user.mention, level=t(f"level.{level}"), game_id=record.id),
-            allowed_mentions=NO_MENTIONS,
-        )
+        with i18n.use(await public_language(interaction)):
+            text = t(key, mention=user.mention, level=t(f"level.{level}"), game_id=record.id)
+        await interaction.followup.send(text, allowed_mentions=NO_MENTIONS)
         await self.table.start(record)
         self.bot.opponent.notice(await self.bot.service.get(record.id))
         await self.table.tell_dm_tip(interaction, record.id)

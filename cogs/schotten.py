@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
 from bot.app import SchottenBot
 from bot.errors import GameNotFound, ServiceError
 from bot.opponent import DEFAULT_LEVEL
@@ -33,7 +34,7 @@ from cogs.table.messages import in_code, in_text
 from cogs.timers import Timers
 from cogs.ui import Interaction
 from cogs.ui.components import COMPONENTS, Selection, install_handlers
-from cogs.ui.replies import NO_MENTIONS
+from cogs.ui.replies import NO_MENTIONS, public_language
 from rules.ai import LEVELS
 from rules.errors import NotationError
 from rules.game import GameOptions
@@ -89,13 +90,15 @@ class Controls:
         await self.lobby.rematch(interaction, game_id)
 
     async def leaderboard(self, interaction: Interaction, scope_id: str, page: int) -> None:
-        text, view = await leaderboard_message(self.bot, scope_id, page)
+        with i18n.use(await public_language(interaction)):
+            text, view = await leaderboard_message(self.bot, scope_id, page)
         await interaction.response.edit_message(content=text, view=view)
 
     async def history(self, interaction: Interaction, user_id: int, page: int) -> None:
-        text, view = await history_message(
-            self.bot, user_id, page, guild_id=interaction.guild_id, caller_id=interaction.user.id
-        )
+        with i18n.use(await public_language(interaction)):
+            text, view = await history_message(
+                self.bot, user_id, page, guild_id=interaction.guild_id, caller_id=interaction.user.id
+            )
         await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS)
 
     async def replay(self, interaction: Interaction, game_id: int, step: int) -> None:
@@ -319,7 +322,8 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
         if scope == "server" and interaction.guild_id is None:
             raise ServiceError("leaderboard_server_dm")
         scope_id = "global" if scope == "global" else str(interaction.guild_id)
-        text, view = await leaderboard_message(self.bot, scope_id, 0)
+        with i18n.use(await public_language(interaction)):
+            text, view = await leaderboard_message(self.bot, scope_id, 0)
         await interaction.response.send_message(
             text, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
         )
@@ -328,9 +332,10 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
     @app_commands.describe(member=t("cmd.stats.member"))
     async def stats(self, interaction: Interaction, member: discord.User | None = None) -> None:
         target = member or interaction.user
-        text = await stats_text(
-            self.bot, target, guild_id=interaction.guild_id, caller_id=interaction.user.id
-        )
+        with i18n.use(await public_language(interaction)):
+            text = await stats_text(
+                self.bot, target, guild_id=interaction.guild_id, caller_id=interaction.user.id
+            )
         await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
 
     # --------------------------------------------------------- game records
@@ -340,9 +345,10 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
     async def history(self, interaction: Interaction, member: discord.User | None = None) -> None:
         target = member or interaction.user
         self.bot.names.remember(target)
-        text, view = await history_message(
-            self.bot, target.id, 0, guild_id=interaction.guild_id, caller_id=interaction.user.id
-        )
+        with i18n.use(await public_language(interaction)):
+            text, view = await history_message(
+                self.bot, target.id, 0, guild_id=interaction.guild_id, caller_id=interaction.user.id
+            )
         await interaction.response.send_message(
             text, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
         )

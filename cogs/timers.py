@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 import discord
 from discord.ext import commands, tasks
 
+from bot import i18n
 from bot.app import SchottenBot
 from bot.text import t
 from cogs.lobby import Lobby
@@ -63,14 +64,16 @@ class Timers(commands.Cog):
                 if channel is None:
                     continue
                 deadline = discord.utils.format_dt(datetime.fromtimestamp(record.deadline, tz=UTC), "R")
+                with i18n.use(await self.bot.languages.for_guild(record.guild_id)):
+                    text = t(
+                        "timer.reminder",
+                        mention=f"<@{record.current_user}>",
+                        game_id=record.id,
+                        deadline=deadline,
+                    )
                 try:
                     await channel.send(
-                        t(
-                            "timer.reminder",
-                            mention=f"<@{record.current_user}>",
-                            game_id=record.id,
-                            deadline=deadline,
-                        ),
+                        text,
                         allowed_mentions=discord.AllowedMentions(
                             users=[discord.Object(record.current_user)], roles=False, everyone=False
                         ),

@@ -38,6 +38,9 @@ Row: TypeAlias = "sqlite3.Row | asyncpg.Record"
 log = logging.getLogger(__name__)
 
 GameStatus = Literal["active", "finished"]
+LanguageScope = Literal["user", "guild"]
+# The table and key column of each scope: fixed names, never user input.
+_LANGUAGE_TABLES: Final = {"user": ("user_languages", "user_id"), "guild": ("guild_languages", "guild_id")}
 ChallengeStatus = Literal["pending", "accepted", "declined", "cancelled", "expired"]
 
 
@@ -637,6 +640,37 @@ class Database:
 
     async def set_ping_message_id(self, game_id: int, message_id: int | None) -> None:
         await self._execute("UPDATE games SET ping_message_id = ? WHERE id = ?", (message_id, game_id))
+
+    # -- languages (migration 5) -----------------------------------------------------
+
+    async def language(self, scope: LanguageScope, scope_id: int) -> tuple[str | None, str | None]:
+        """A user's or a server's ``(chosen, discord)`` language codes (None: unknown)."""
+        table, column = _LANGUAGE_TABLES[scope]
+        row = await self._one(f"SELECT chosen, discord FROM {table} WHERE {column} = ?", (scope_id,))
+        return (None, None) if row is None else (row["chosen"], row["discord"])
+
+    async def set_language(
+        self,
+        scope: LanguageScope,
+        scope_id: int,
+        *,
+        chosen: str | _Unset | None = UNSET,
+        discord: str | _Unset | None = UNSET,
+        now: float,
+    ) -> None:
+        """Store a chosen language and/or the one Discord reported (UNSET: unchanged)."""
+        table, column = _LANGUAGE_TABLES[scope]
+        async with self._atomic():
+            await self._execute(
+                f"INSERT INTO {table} ({column}, updated_at) VALUES (?, ?) ON CONFLICT ({column}) DO NOTHING",
+                (scope_id, now),
+            )
+            for name, value in (("chosen", chosen), ("discord", discord)):
+                if not isinstance(value, _Unset):
+                    await self._execute(
+                        f"UPDATE {table} SET {name} = ?, updated_at = ? WHERE {column} = ?",
+                        (value, now, scope_id),
+                    )
 
     # -- DMs (migration 4) -----------------------------------------------------------
 

@@ -35,12 +35,14 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from bot.storage.database import (
+    _LANGUAGE_TABLES,
     UNSET,
     ChallengeRow,
     ChallengeStatus,
     ConcurrentUpdate,
     GameRow,
     GameStatus,
+    LanguageScope,
     MatchRow,
     MoveRow,
     RatingRow,
@@ -426,6 +428,39 @@ class PostgresDatabase:
         await self._execute("UPDATE games SET ping_message_id = $1 WHERE id = $2", message_id, game_id)
 
     # -- DMs (migration 4) -----------------------------------------------------------
+
+    async def language(self, scope: LanguageScope, scope_id: int) -> tuple[str | None, str | None]:
+        """A user's or a server's ``(chosen, discord)`` language codes (None: unknown)."""
+        table, column = _LANGUAGE_TABLES[scope]
+        row = await self._one(f"SELECT chosen, discord FROM {table} WHERE {column} = $1", scope_id)
+        return (None, None) if row is None else (row["chosen"], row["discord"])
+
+    async def set_language(
+        self,
+        scope: LanguageScope,
+        scope_id: int,
+        *,
+        chosen: str | _Unset | None = UNSET,
+        discord: str | _Unset | None = UNSET,
+        now: float,
+    ) -> None:
+        """Store a chosen language and/or the one Discord reported (UNSET: unchanged)."""
+        table, column = _LANGUAGE_TABLES[scope]
+        async with self._atomic():
+            await self._execute(
+                f"INSERT INTO {table} ({column}, updated_at) VALUES ($1, $2)"
+                f" ON CONFLICT ({column}) DO NOTHING",
+                scope_id,
+                now,
+            )
+            for name, value in (("chosen", chosen), ("discord", discord)):
+                if not isinstance(value, _Unset):
+                    await self._execute(
+                        f"UPDATE {table} SET {name} = $1, updated_at = $2 WHERE {column} = $3",
+                        value,
+                        now,
+                        scope_id,
+                    )
 
     async def dm_closed(self, user_id: int) -> bool:
         """Whether the user's DMs refused the bot last time it tried."""

@@ -32,6 +32,7 @@ from bot.storage.database import (
     ChallengeStatus,
     GameRow,
     GameStatus,
+    LanguageScope,
     MatchRow,
     MoveRow,
     RatingRow,
@@ -130,6 +131,16 @@ class Storage(Protocol):
 
     async def dm_closed(self, user_id: int) -> bool: ...
     async def set_dm_closed(self, user_id: int, closed: bool, *, now: float) -> None: ...
+    async def language(self, scope: LanguageScope, scope_id: int) -> tuple[str | None, str | None]: ...
+    async def set_language(
+        self,
+        scope: LanguageScope,
+        scope_id: int,
+        *,
+        chosen: str | _Unset | None = UNSET,
+        discord: str | _Unset | None = UNSET,
+        now: float,
+    ) -> None: ...
     async def queue_dm_tip(self, game_id: int, user_id: int, *, now: float) -> bool: ...
     async def take_dm_tip(self, game_id: int, user_id: int, *, now: float) -> bool: ...
     async def pending_dm_tips(self) -> list[tuple[int, int]]: ...

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot import i18n
 from bot.app import SchottenBot
 from bot.errors import GameFinished, ServiceError, StaleControl
 from bot.lru import LRU
@@ -116,12 +117,13 @@ class Table:
         board_id = None
         if channel is not None:
             mover = record.current_user
-            board = self.board(record, names)
-            message = await channel.send(
-                board if mover is None else turn_mention(mover) + "\n" + board,
-                view=board_view(record.id),
-                allowed_mentions=_mentioning(mover),
-            )
+            with i18n.use(await self._channel_language(record)):
+                board = self.board(record, names)
+                message = await channel.send(
+                    board if mover is None else turn_mention(mover) + "\n" + board,
+                    view=board_view(record.id),
+                    allowed_mentions=_mentioning(mover),
+                )
             board_id = message.id
         dm_ids = {player: await self._send_dm(record, player, names) for player in (0, 1)}
         await self.service.set_message_ids(record.id, board_message_id=board_id, dm_message_ids=dm_ids)
@@ -238,6 +240,22 @@ class Table:
         names = await self.names(record)
         channel = self.channel(record)
         if channel is not None:
+            await self._publish_in_channel(outcome, channel, names, superseded=superseded)
+        if superseded:
+            return
+        for player in (0, 1):
+            if player != skip_dm:
+                await self._update_dm(record, player, names, _drawn(outcome.applied, player))
+
+    async def _channel_language(self, record: GameRecord) -> str:
+        return await self.bot.languages.for_guild(record.guild_id)
+
+    async def _publish_in_channel(
+        self, outcome: MoveOutcome, channel: discord.PartialMessageable, names: Names, *, superseded: bool
+    ) -> None:
+        """Claims, the board and the end, in the server's language."""
+        record = outcome.game
+        with i18n.use(await self._channel_language(record)):
             for entry in outcome.applied:
                 for stone, owner in entry.decided:
                     if isinstance(entry.move, Claim) or entry.result is None:
@@ -246,11 +264,6 @@ class Table:
                 await self._update_board(record, channel, names, turn_changed=outcome.turn_changed)
             if record.game.is_over:
                 await self._announce_end(record, channel, names)
-        if superseded:
-            return
-        for player in (0, 1):
-            if player != skip_dm:
-                await self._update_dm(record, player, names, _drawn(outcome.applied, player))
 
     async def _announce_end(
         self, record: GameRecord, channel: discord.PartialMessageable, names: Names
@@ -281,15 +294,14 @@ class Table:
         channel = self.channel(following)
         if channel is not None and following.current_player is not None:
             names = await self.names(following)
-            await channel.send(
-                t(
+            with i18n.use(await self._channel_language(following)):
+                text = t(
                     "match.next",
                     match_id=record.match_id,
                     game_id=following.id,
                     name=in_text(names)[following.current_player],
-                ),
-                allowed_mentions=NO_MENTIONS,
-            )
+                )
+            await channel.send(text, allowed_mentions=NO_MENTIONS)
         await self.start(following)
 
     async def _update_board(
@@ -353,12 +365,12 @@ class Table:
         channel = await self._dm_channel(user_id)
         if channel is None:
             return
+        with i18n.use(await self.bot.languages.for_user(user_id)):
+            content, controls = self.hand(record, player, names, drawn), self.controls(record, player)
         try:
             # Our own DM message, edited through the REST API: unlike an interaction
             # token this never expires.
-            await channel.get_partial_message(message_id).edit(
-                content=self.hand(record, player, names, drawn), view=self.controls(record, player)
-            )
+            await channel.get_partial_message(message_id).edit(content=content, view=controls)
         except discord.NotFound:
             new_id = await self._send_dm(record, player, names, drawn)
             await self.service.set_message_ids(record.id, dm_message_ids={player: new_id})
@@ -374,11 +386,10 @@ class Table:
         channel = await self._dm_channel(user_id)
         if channel is None:
             return None
+        with i18n.use(await self.bot.languages.for_user(user_id)):
+            content, controls = self.hand(record, player, names, drawn), self.controls(record, player)
         try:
-            message = await channel.send(
-                self.hand(record, player, names, drawn),
-                view=self.controls(record, player) or discord.utils.MISSING,
-            )
+            message = await channel.send(content, view=controls or discord.utils.MISSING)
         except discord.Forbidden as error:
             if error.code == CANNOT_DM:
                 log.info("user %s does not accept DMs (game %s)", user_id, record.id)

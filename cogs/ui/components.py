@@ -110,6 +110,10 @@ class Component(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
 
     async def callback(self, interaction: discord.Interaction[ClientT]) -> None:
         ours_ = ours(interaction)
+        guild_locale = interaction.guild_locale.value if interaction.guild_locale else None
+        await ours_.client.languages.enter(
+            interaction.user.id, interaction.locale.value, interaction.guild_id, guild_locale
+        )
         try:
             await self.run(ours_, handlers_for(ours_.client))
         except Exception as error:

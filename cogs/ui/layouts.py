@@ -106,6 +106,14 @@ def replay_view(game_id: int, step: int, steps: int) -> discord.ui.View:
 # -------------------------------------------------------------------- card texts
 
 
+def _local(notation: str) -> str:
+    """A card written in the engine's notation (as in a custom id), as the reader sees it."""
+    try:
+        return card_text(parse_card(notation))
+    except NotationError:
+        return notation
+
+
 def card_hint(card: Card) -> str | None:
     """A short description of a tactic card for the card select, else None."""
     if isinstance(card, TacticCard):
@@ -143,7 +151,7 @@ def playable_cards(view: PlayerView, legal: Sequence[Move]) -> list[Card]:
     ruses = {ruse_name(m) for m in legal} - {None}
     cards: set[Card] = {m.card for m in legal if isinstance(m, PlayCard)}
     cards |= {
-        c for c in view.hand if isinstance(c, TacticCard) and c.tactic in _RUSES and card_text(c) in ruses
+        c for c in view.hand if isinstance(c, TacticCard) and c.tactic in _RUSES and str(c) in ruses
     }
     return sort_hand(cards)
 
@@ -171,7 +179,7 @@ def hand_controls(
 def _card_options(view: PlayerView, legal: Sequence[Move], chosen: str | None) -> list[discord.SelectOption]:
     return [
         discord.SelectOption(
-            label=card_text(c), value=card_text(c), description=card_hint(c), default=card_text(c) == chosen
+            label=card_text(c), value=str(c), description=card_hint(c), default=str(c) == chosen
         )
         for c in playable_cards(view, legal)[:MAX_OPTIONS]
     ]
@@ -182,9 +190,9 @@ def _plain_layout(
 ) -> discord.ui.View:
     controls = discord.ui.View(timeout=None)
     plays = [m for m in legal if isinstance(m, PlayCard)]
-    playable = [card_text(c) for c in playable_cards(view, legal)]
+    playable = [str(c) for c in playable_cards(view, legal)]
     card = selection.card if selection.card in playable else None
-    stones = sorted({m.stone for m in plays if card is None or card_text(m.card) == card})
+    stones = sorted({m.stone for m in plays if card is None or str(m.card) == card})
     stone = selection.stone if selection.stone in stones else None
     if playable:
         controls.add_item(CardSelect(game_id, version, stone or 0, _card_options(view, legal, card)))
@@ -235,7 +243,7 @@ def _pass_and_claims(controls: discord.ui.View, game_id: int, version: int, lega
 
 
 def _target_key(stone: int, card: Card) -> str:
-    return f"{stone}.{card_text(card)}"
+    return f"{stone}.{card}"  # the engine's notation: it travels in a custom id
 
 
 def _target_of(move: Ruse) -> str:
@@ -282,7 +290,7 @@ def _ruse_layout(
             controls.add_item(DestSelect(game_id, version, card, target, dest_options))
             if dest is not None:
                 chosen = by_dest[dest]
-    label = t("controls.play_tactic", card=card)
+    label = t("controls.play_tactic", card=_local(card))
     controls.add_item(
         MoveButton(game_id, version, chosen, label=label, style=discord.ButtonStyle.primary, row=3)
     )
@@ -306,7 +314,7 @@ def _target_options(ordered: list[str], target: str | None, stone_chosen: str) -
 
     def card_option(key: str) -> discord.SelectOption:
         stone, card = key.split(".", 1)
-        label = t("controls.target_option", stone=stone, card=card)
+        label = t("controls.target_option", stone=stone, card=_local(card))
         return discord.SelectOption(label=label, value=key, default=key == target)
 
     if len(ordered) <= MAX_OPTIONS:
@@ -317,7 +325,7 @@ def _target_options(ordered: list[str], target: str | None, stone_chosen: str) -
         if stone == stone_chosen:
             options.extend(card_option(key) for key in keys)
         else:
-            cards = " ".join(key.split(".", 1)[1] for key in keys)
+            cards = " ".join(_local(key.split(".", 1)[1]) for key in keys)
             label = t("controls.target_stone", stone=stone, cards=cards)[:100]
             options.append(discord.SelectOption(label=label, value=stone))
     return options[:MAX_OPTIONS]
@@ -328,7 +336,7 @@ def _return_values(hand: Iterable[Card]) -> list[tuple[str, Card]]:
     seen: dict[str, int] = {}
     out = []
     for c in sort_hand(hand):
-        text = card_text(c)
+        text = str(c)
         seen[text] = seen.get(text, 0) + 1
         out.append((text if seen[text] == 1 else f"{text}.{seen[text]}", c))
     return out

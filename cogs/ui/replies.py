@@ -13,6 +13,7 @@ import logging
 import discord
 from discord import app_commands
 
+from bot import i18n
 from bot.errors import AmbiguousGame, ServiceError, UserRef
 from bot.text import error_text, t
 from cogs.ui import Interaction
@@ -70,6 +71,14 @@ def message_for(error: BaseException, interaction: Interaction) -> str:
     return t("error.generic")
 
 
+async def public_language(interaction: Interaction) -> str:
+    """The language of a message everyone in the channel sees: the server's; in the
+    bot's DM, the user's own."""
+    if interaction.guild_id is None:
+        return i18n.current()
+    return await interaction.client.languages.for_guild(interaction.guild_id)
+
+
 async def reply_error(interaction: Interaction, error: BaseException, *, logged: bool = False) -> None:
     """Answer ``interaction`` ephemerally with the translated ``error``."""
     error = unwrap(error)
@@ -102,6 +111,7 @@ __all__ = [
     "display_name",
     "is_user_error",
     "message_for",
+    "public_language",
     "reply_error",
     "report",
     "unwrap",

@@ -1,0 +1,14 @@
+-- Version 5 for PostgreSQL: as ../005_languages.sql (players' and servers' languages).
+CREATE TABLE user_languages (
+    user_id    BIGINT PRIMARY KEY,
+    chosen     TEXT,
+    discord    TEXT,
+    updated_at DOUBLE PRECISION NOT NULL
+);
+
+CREATE TABLE guild_languages (
+    guild_id   BIGINT PRIMARY KEY,
+    chosen     TEXT,
+    discord    TEXT,
+    updated_at DOUBLE PRECISION NOT NULL
+);
