@@ -187,18 +187,23 @@ class SchottenBot(commands.Bot):
         guild_id = self.settings.dev_guild_id
         return None if guild_id is None else discord.Object(id=guild_id)
 
-    def command_fingerprint(self) -> str:
-        """A hash of what a sync would send (the commands, their target and the app)."""
+    async def command_fingerprint(self) -> str:
+        """A hash of what a sync would send (the commands with their translations, their
+        target and the app): a changed translation is synced too."""
         guild = self._sync_target()
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
+        translator = self.tree.translator
+        commands_ = [
+            await command.get_translated_payload(self.tree, translator)
+            if translator is not None
+            else command.to_dict(self.tree)
+            for command in self.tree.get_commands(guild=guild)
+        ]
         payload = {
             "application": self.application_id,
             "guild": None if guild is None else guild.id,
-            "commands": sorted(
-                (command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)),
-                key=lambda data: (data.get("type", 1), data["name"]),
-            ),
+            "commands": sorted(commands_, key=lambda data: (data.get("type", 1), data["name"])),
         }
         return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
 
@@ -217,7 +222,7 @@ class SchottenBot(commands.Bot):
             if earlier.isdigit() and (guild is None or int(earlier) != guild.id):
                 await self.clear_guild_commands(int(earlier), missing_ok=True)
         key = f"{self.SYNC_KEY}{'global' if guild is None else guild.id}"
-        fingerprint = self.command_fingerprint()
+        fingerprint = await self.command_fingerprint()
         if not force and await self.db.get_meta(key) == fingerprint:
             log.info("Application commands unchanged since the last sync; not syncing")
             return False

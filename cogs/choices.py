@@ -7,6 +7,7 @@ from __future__ import annotations
 from discord import app_commands
 
 from bot.errors import ServiceError
+from bot.notation import move_text
 from bot.render import card_text, describe_move, sort_hand
 from bot.service import GameRecord
 from bot.text import t
@@ -68,8 +69,8 @@ async def moves(interaction: Interaction, current: str) -> list[app_commands.Cho
     choices = []
     for move in sorted(found[1].legal_moves(), key=_suggestion_order):
         name = describe_move(move)
-        if all(w in f"{move} {name}".lower() for w in words):
-            choices.append(app_commands.Choice(name=name[:100], value=str(move)))
+        if all(w in f"{move_text(move)} {name}".lower() for w in words):
+            choices.append(app_commands.Choice(name=name[:100], value=move_text(move)))
             if len(choices) == MAX_CHOICES:
                 break
     return choices

@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot import i18n
 from bot.app import SchottenBot
 from bot.errors import GameNotFound, ServiceError
+from bot.notation import read_move
 from bot.opponent import DEFAULT_LEVEL
 from bot.render import code_block, render_board
 from bot.service import GameRecord
@@ -35,10 +36,13 @@ from cogs.timers import Timers
 from cogs.ui import Interaction
 from cogs.ui.components import COMPONENTS, Selection, install_handlers
 from cogs.ui.replies import NO_MENTIONS, public_language
+from cogs.ui.translator import CatalogueTranslator
+from cogs.ui.translator import name as _name
+from cogs.ui.translator import text as ls
 from rules.ai import LEVELS
 from rules.errors import NotationError
 from rules.game import GameOptions
-from rules.moves import Claim, Draw, Move, Pass, parse_move
+from rules.moves import Claim, Draw, Move, Pass
 
 RULES_TOPICS = ("overview", "turn", "formations", "claims", "end", "tactics", "decisions")
 # One topic per tactic card; their texts are "rules.<topic>" in bot/text.py.
@@ -57,13 +61,21 @@ MAX_TYPED = 100  # a typed move or card longer than this is no move at all
 
 
 _CLAIMS = [
-    app_commands.Choice(name=t("choice.claims.anytime"), value="anytime"),
-    app_commands.Choice(name=t("choice.claims.turn_start"), value="turn-start"),
+    app_commands.Choice(name=ls("choice.claims.anytime"), value="anytime"),
+    app_commands.Choice(name=ls("choice.claims.turn_start"), value="turn-start"),
 ]
 _RULESETS = [
-    app_commands.Choice(name=t("choice.ruleset.schotten_totten"), value="schotten-totten"),
-    app_commands.Choice(name=t("choice.ruleset.battle_line"), value="battle-line"),
+    app_commands.Choice(name=ls("choice.ruleset.schotten_totten"), value="schotten-totten"),
+    app_commands.Choice(name=ls("choice.ruleset.battle_line"), value="battle-line"),
 ]
+
+
+def cmd(command: str) -> app_commands.locale_str:
+    return _name(f"cmd.name.{command}")
+
+
+def opt(option: str) -> app_commands.locale_str:
+    return _name(f"opt.{option}")
 
 
 class Controls:
@@ -119,7 +131,7 @@ def _parse(record: GameRecord, text: str) -> Move:
     try:
         if len(text) > MAX_TYPED:
             raise NotationError(text[:MAX_TYPED], what="move")
-        return parse_move(text, max_value=record.game.ruleset.max_value)
+        return read_move(text, max_value=record.game.ruleset.max_value)
     except NotationError as error:
         if error.params.get("what", "move") == "move":
             raise ServiceError("unknown_move", text=text) from None  # echoed cut short
@@ -128,7 +140,7 @@ def _parse(record: GameRecord, text: str) -> Move:
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 @app_commands.allowed_installs(guilds=True, users=False)
-class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cmd.group")):
+class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=ls("cmd.group")):
     def __init__(self, bot: SchottenBot, table: Table, lobby: Lobby) -> None:
         self.bot = bot
         self.table = table
@@ -145,13 +157,20 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
 
     # ------------------------------------------------------------ new games
 
-    @app_commands.command(name="challenge", description=t("cmd.challenge"))
+    @app_commands.command(name=cmd("challenge"), description=ls("cmd.challenge"))
+    @app_commands.rename(
+        opponent=opt("opponent"),
+        tactics=opt("tactics"),
+        claims=opt("claims"),
+        ruleset=opt("ruleset"),
+        points=opt("points"),
+    )
     @app_commands.describe(
-        opponent=t("cmd.challenge.opponent"),
-        tactics=t("cmd.challenge.tactics"),
-        claims=t("cmd.challenge.claims"),
-        ruleset=t("cmd.challenge.ruleset"),
-        points=t("cmd.challenge.points"),
+        opponent=ls("cmd.challenge.opponent"),
+        tactics=ls("cmd.challenge.tactics"),
+        claims=ls("cmd.challenge.claims"),
+        ruleset=ls("cmd.challenge.ruleset"),
+        points=ls("cmd.challenge.points"),
     )
     @app_commands.choices(claims=_CLAIMS, ruleset=_RULESETS)
     async def challenge(
@@ -165,15 +184,18 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
     ) -> None:
         await self.lobby.challenge(interaction, opponent, _options(ruleset, tactics, claims), points=points)
 
-    @app_commands.command(name="practice", description=t("cmd.practice"))
+    @app_commands.command(name=cmd("practice"), description=ls("cmd.practice"))
+    @app_commands.rename(
+        difficulty=opt("difficulty"), tactics=opt("tactics"), claims=opt("claims"), ruleset=opt("ruleset")
+    )
     @app_commands.describe(
-        difficulty=t("cmd.practice.difficulty"),
-        tactics=t("cmd.challenge.tactics"),
-        claims=t("cmd.challenge.claims"),
-        ruleset=t("cmd.challenge.ruleset"),
+        difficulty=ls("cmd.practice.difficulty"),
+        tactics=ls("cmd.challenge.tactics"),
+        claims=ls("cmd.challenge.claims"),
+        ruleset=ls("cmd.challenge.ruleset"),
     )
     @app_commands.choices(
-        difficulty=[app_commands.Choice(name=t(f"choice.level.{level}"), value=level) for level in LEVELS],
+        difficulty=[app_commands.Choice(name=ls(f"choice.level.{level}"), value=level) for level in LEVELS],
         claims=_CLAIMS,
         ruleset=_RULESETS,
     )
@@ -189,8 +211,9 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
 
     # ---------------------------------------------------------------- moves
 
-    @app_commands.command(name="play", description=t("cmd.play"))
-    @app_commands.describe(card=t("cmd.play.card"), stone=t("cmd.play.stone"), game=t("cmd.game"))
+    @app_commands.command(name=cmd("play"), description=ls("cmd.play"))
+    @app_commands.rename(card=opt("card"), stone=opt("stone"), game=opt("game"))
+    @app_commands.describe(card=ls("cmd.play.card"), stone=ls("cmd.play.stone"), game=ls("cmd.game"))
     @app_commands.autocomplete(card=choices.cards)
     @app_commands.autocomplete(game=choices.games)
     async def play(
@@ -205,8 +228,9 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
             interaction, record.id, None, _parse(record, f"play {card.strip()[:MAX_TYPED]} {stone}")
         )
 
-    @app_commands.command(name="claim", description=t("cmd.claim"))
-    @app_commands.describe(stone=t("cmd.claim.stone"), game=t("cmd.game"))
+    @app_commands.command(name=cmd("claim"), description=ls("cmd.claim"))
+    @app_commands.rename(stone=opt("stone"), game=opt("game"))
+    @app_commands.describe(stone=ls("cmd.claim.stone"), game=ls("cmd.game"))
     @app_commands.autocomplete(game=choices.games)
     async def claim(
         self, interaction: Interaction, stone: app_commands.Range[int, 1, 9], game: int | None = None
@@ -214,8 +238,9 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
         record = await self._game(interaction, game)
         await self.table.move(interaction, record.id, None, Claim(stone))
 
-    @app_commands.command(name="pass", description=t("cmd.pass"))
-    @app_commands.describe(game=t("cmd.game"))
+    @app_commands.command(name=cmd("pass"), description=ls("cmd.pass"))
+    @app_commands.rename(game=opt("game"))
+    @app_commands.describe(game=ls("cmd.game"))
     @app_commands.autocomplete(game=choices.games)
     async def pass_(self, interaction: Interaction, game: int | None = None) -> None:
         record = await self._game(interaction, game)
@@ -226,20 +251,22 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
             move = draws[0] if draws else move
         await self.table.move(interaction, record.id, None, move)
 
-    @app_commands.command(name="move", description=t("cmd.move"))
-    @app_commands.describe(text=t("cmd.move.text"), game=t("cmd.game"))
+    @app_commands.command(name=cmd("move"), description=ls("cmd.move"))
+    @app_commands.rename(text=opt("text"), game=opt("game"))
+    @app_commands.describe(text=ls("cmd.move.text"), game=ls("cmd.game"))
     @app_commands.autocomplete(text=choices.moves)
     @app_commands.autocomplete(game=choices.games)
     async def move(self, interaction: Interaction, text: str, game: int | None = None) -> None:
         record = await self._game(interaction, game)
         await self.table.move(interaction, record.id, None, _parse(record, text))
 
-    @app_commands.command(name="draw", description=t("cmd.draw"))
-    @app_commands.describe(deck=t("cmd.draw.deck"), game=t("cmd.game"))
+    @app_commands.command(name=cmd("draw"), description=ls("cmd.draw"))
+    @app_commands.rename(deck=opt("deck"), game=opt("game"))
+    @app_commands.describe(deck=ls("cmd.draw.deck"), game=ls("cmd.game"))
     @app_commands.choices(
         deck=[
-            app_commands.Choice(name=t("choice.deck.clan"), value="clan"),
-            app_commands.Choice(name=t("choice.deck.tactic"), value="tactic"),
+            app_commands.Choice(name=ls("choice.deck.clan"), value="clan"),
+            app_commands.Choice(name=ls("choice.deck.tactic"), value="tactic"),
         ]
     )
     @app_commands.autocomplete(game=choices.games)
@@ -247,8 +274,9 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
         record = await self._game(interaction, game)
         await self.table.move(interaction, record.id, None, Draw("tactic" if deck == "tactic" else "clan"))
 
-    @app_commands.command(name="resign", description=t("cmd.resign"))
-    @app_commands.describe(game=t("cmd.game"))
+    @app_commands.command(name=cmd("resign"), description=ls("cmd.resign"))
+    @app_commands.rename(game=opt("game"))
+    @app_commands.describe(game=ls("cmd.game"))
     @app_commands.autocomplete(game=choices.games)
     async def resign(self, interaction: Interaction, game: int | None = None) -> None:
         record = await self._game(interaction, game)
@@ -259,15 +287,17 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
 
     # ----------------------------------------------------------------- info
 
-    @app_commands.command(name="hand", description=t("cmd.hand"))
-    @app_commands.describe(game=t("cmd.game"))
+    @app_commands.command(name=cmd("hand"), description=ls("cmd.hand"))
+    @app_commands.rename(game=opt("game"))
+    @app_commands.describe(game=ls("cmd.game"))
     @app_commands.autocomplete(game=choices.games)
     async def hand(self, interaction: Interaction, game: int | None = None) -> None:
         record = await self._game(interaction, game)
         await self.table.show_hand(interaction, record.id)
 
-    @app_commands.command(name="board", description=t("cmd.board"))
-    @app_commands.describe(game=t("cmd.game"))
+    @app_commands.command(name=cmd("board"), description=ls("cmd.board"))
+    @app_commands.rename(game=opt("game"))
+    @app_commands.describe(game=ls("cmd.game"))
     @app_commands.autocomplete(game=choices.games)
     async def board(self, interaction: Interaction, game: int | None = None) -> None:
         record = await self._game(interaction, game)
@@ -281,7 +311,7 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
         text = code_block(render_board(view, in_code(names), game_id=record.id))
         await interaction.response.send_message(text, ephemeral=True)
 
-    @app_commands.command(name="games", description=t("cmd.games"))
+    @app_commands.command(name=cmd("games"), description=ls("cmd.games"))
     async def games(self, interaction: Interaction) -> None:
         records = await self.bot.service.active_games_for(interaction.user.id)
         if not records:
@@ -298,22 +328,53 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
             "\n".join(lines), ephemeral=True, allowed_mentions=NO_MENTIONS
         )
 
-    @app_commands.command(name="rules", description=t("cmd.rules"))
-    @app_commands.describe(topic=t("cmd.rules.topic"))
+    @app_commands.command(name=cmd("rules"), description=ls("cmd.rules"))
+    @app_commands.rename(topic=opt("topic"))
+    @app_commands.describe(topic=ls("cmd.rules.topic"))
     @app_commands.choices(
-        topic=[app_commands.Choice(name=topic, value=topic) for topic in RULES_TOPICS + TACTIC_TOPICS]
+        topic=[
+            app_commands.Choice(name=ls(f"choice.topic.{topic}"), value=topic)
+            for topic in RULES_TOPICS + TACTIC_TOPICS
+        ]
     )
     async def rules(self, interaction: Interaction, topic: str = "overview") -> None:
         await interaction.response.send_message(t(f"rules.{topic}", topics=t("rules.topics")), ephemeral=True)
 
+    @app_commands.command(name=cmd("language"), description=ls("cmd.language"))
+    @app_commands.rename(language=opt("language"), server=opt("server"))
+    @app_commands.describe(language=ls("cmd.language.language"), server=ls("cmd.language.server"))
+    @app_commands.choices(
+        language=[
+            app_commands.Choice(name=ls(f"choice.language.{code}"), value=code)
+            for code in ("auto", *i18n.LANGUAGES)
+        ]
+    )
+    async def language(self, interaction: Interaction, language: str, server: bool = False) -> None:
+        chosen = None if language == "auto" else i18n.normalize(language)
+        if server:
+            if interaction.guild_id is None:
+                raise ServiceError("language_server_dm")
+            if not interaction.permissions.manage_guild:
+                raise ServiceError("language_manage_server")
+            effective = await self.bot.languages.choose("guild", interaction.guild_id, chosen)
+            key = "language.set_server" if chosen else "language.set_server_auto"
+        else:
+            effective = await self.bot.languages.choose("user", interaction.user.id, chosen)
+            i18n.set_language(effective)  # the answer already in the new language
+            key = "language.set_me" if chosen else "language.set_me_auto"
+        await interaction.response.send_message(
+            t(key, language=t(f"language.name.{effective}")), ephemeral=True
+        )
+
     # -------------------------------------------------------------- ratings
 
-    @app_commands.command(name="leaderboard", description=t("cmd.leaderboard"))
-    @app_commands.describe(scope=t("cmd.leaderboard.scope"))
+    @app_commands.command(name=cmd("leaderboard"), description=ls("cmd.leaderboard"))
+    @app_commands.rename(scope=opt("scope"))
+    @app_commands.describe(scope=ls("cmd.leaderboard.scope"))
     @app_commands.choices(
         scope=[
-            app_commands.Choice(name=t("choice.scope.server"), value="server"),
-            app_commands.Choice(name=t("choice.scope.global"), value="global"),
+            app_commands.Choice(name=ls("choice.scope.server"), value="server"),
+            app_commands.Choice(name=ls("choice.scope.global"), value="global"),
         ]
     )
     async def leaderboard(self, interaction: Interaction, scope: str | None = None) -> None:
@@ -328,8 +389,9 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
             text, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
         )
 
-    @app_commands.command(name="stats", description=t("cmd.stats"))
-    @app_commands.describe(member=t("cmd.stats.member"))
+    @app_commands.command(name=cmd("stats"), description=ls("cmd.stats"))
+    @app_commands.rename(member=opt("member"))
+    @app_commands.describe(member=ls("cmd.stats.member"))
     async def stats(self, interaction: Interaction, member: discord.User | None = None) -> None:
         target = member or interaction.user
         with i18n.use(await public_language(interaction)):
@@ -340,8 +402,9 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
 
     # --------------------------------------------------------- game records
 
-    @app_commands.command(name="history", description=t("cmd.history"))
-    @app_commands.describe(member=t("cmd.history.member"))
+    @app_commands.command(name=cmd("history"), description=ls("cmd.history"))
+    @app_commands.rename(member=opt("member"))
+    @app_commands.describe(member=ls("cmd.history.member"))
     async def history(self, interaction: Interaction, member: discord.User | None = None) -> None:
         target = member or interaction.user
         self.bot.names.remember(target)
@@ -353,16 +416,18 @@ class Schotten(commands.GroupCog, group_name="schotten", group_description=t("cm
             text, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
         )
 
-    @app_commands.command(name="replay", description=t("cmd.replay"))
-    @app_commands.describe(game=t("cmd.replay.game"), step=t("cmd.replay.step"))
+    @app_commands.command(name=cmd("replay"), description=ls("cmd.replay"))
+    @app_commands.rename(game=opt("game"), step=opt("step"))
+    @app_commands.describe(game=ls("cmd.replay.game"), step=ls("cmd.replay.step"))
     async def replay(
         self, interaction: Interaction, game: app_commands.Range[int, 1], step: app_commands.Range[int, 0] = 0
     ) -> None:
         text, view = await replay_message(interaction, game, step)
         await interaction.response.send_message(text, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="export", description=t("cmd.export"))
-    @app_commands.describe(game=t("cmd.replay.game"))
+    @app_commands.command(name=cmd("export"), description=ls("cmd.export"))
+    @app_commands.rename(game=opt("game"))
+    @app_commands.describe(game=ls("cmd.replay.game"))
     async def export(self, interaction: Interaction, game: app_commands.Range[int, 1]) -> None:
         text, file = await export_file(interaction, game)
         await interaction.response.send_message(text, file=file, ephemeral=True, allowed_mentions=NO_MENTIONS)
@@ -372,6 +437,7 @@ async def setup(bot: SchottenBot) -> None:
     table = Table(bot)
     lobby = Lobby(bot, table)
     install_handlers(bot, Controls(bot, table, lobby))
+    await bot.tree.set_translator(CatalogueTranslator())
     bot.opponent.publish = table.publish
     # A click on any of these ids, in any message, ever, reaches its class: that is what
     # makes buttons survive restarts. Registered before the gateway connects.
