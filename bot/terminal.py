@@ -18,29 +18,29 @@ prompt; ``quit`` resigns; end of input or Ctrl+C leaves.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import sys
 from typing import TextIO
 
+from bot import i18n
+from bot.notation import move_text, read_move
 from bot.records import GameRecordFile, RecordError, parse_record
 from bot.render import card_text, render_board, render_hand, render_move, sort_hand
+from bot.text import error_text, t
 from rules.ai import LEVELS, choose_move
 from rules.errors import IllegalMove, NotationError
 from rules.game import Game, GameOptions
 from rules.moves import Claim, Draw, Move, PlayCard, parse_move
 from rules.rulesets import RULESETS
 
-HELP = """\
-Moves (stones are 1-9):
-  R7 3  or  play R7 3      play a card at a stone (Leader 5, Fog 2 ...)
-  c3  or  claim 3          claim a stone
-  d  or  draw [clan|tactic] draw (end of turn)
-  p  or  pass              pass when you cannot play
-  scout / return R7 Fog / redeploy R7 3 5 / deserter R7 3 / traitor R7 3 5
-Other: board, hand, moves (your legal moves), help, quit"""
 
-YOU = "You"  # the name of the one player at the keyboard against the AI
+def _you() -> str:
+    """The name of the one player at the keyboard against the AI."""
+    return t("terminal.you")
+
+
 ECHO_LIMIT = 40  # characters of the player's input repeated in a message
 
 
@@ -52,6 +52,15 @@ def _clip(text: str, limit: int = 3 * ECHO_LIMIT) -> str:
 def _echo(text: str, limit: int = ECHO_LIMIT) -> str:
     """``text`` quoted for a message, cut short: a pasted page is not printed back."""
     return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def system_language() -> str:
+    """The language of the terminal's locale (``LANG`` and friends), if the bot speaks it."""
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = os.environ.get(variable)
+        if value:
+            return i18n.normalize(value.split(":", 1)[0].split(".", 1)[0])
+    return i18n.ENGLISH
 
 
 # Stone numbers as in the notation: at most 3 ASCII digits (int() refuses thousands).
@@ -73,15 +82,15 @@ def parse_input(text: str, game: Game) -> Move:
         if len(draws) == 1:
             return draws[0]
         if draws:
-            raise NotationError(text, what="move (say 'draw clan' or 'draw tactic')")
+            raise NotationError(text, what=t("terminal.say_deck"))
         return parse_move("draw clan")  # not the draw phase: the game says why
     claim = _SHORT_CLAIM.match(text)
     if claim:
         return Claim(int(claim.group(1)))
     play = _SHORT_PLAY.match(text)
     if play and play.group(1).lower() not in ("claim", "deserter", "return"):
-        return parse_move(f"play {play.group(1)} {play.group(2)}", max_value=max_value)
-    return parse_move(text, max_value=max_value)
+        return read_move(f"play {play.group(1)} {play.group(2)}", max_value=max_value)
+    return read_move(text, max_value=max_value)
 
 
 def describe_moves(moves: list[Move]) -> str:
@@ -90,11 +99,11 @@ def describe_moves(moves: list[Move]) -> str:
     others: list[str] = []
     for m in moves:
         if isinstance(m, PlayCard):
-            plays.setdefault(str(m.card), []).append(str(m.stone))
+            plays.setdefault(card_text(m.card), []).append(str(m.stone))
         else:
-            others.append(str(m))
-    parts = [f"play {card} at {' '.join(stones)}" for card, stones in plays.items()]
-    return "Legal moves: " + "; ".join(parts + others)
+            others.append(move_text(m))
+    parts = [t("terminal.play_at", card=card, stones=" ".join(stones)) for card, stones in plays.items()]
+    return t("terminal.legal_moves", moves="; ".join(parts + others))
 
 
 class Terminal:
@@ -103,7 +112,7 @@ class Terminal:
         self.game, self.humans, self.names, self.level, self.seed = game, humans, names, level, seed
         self.inp, self.out = inp, out
         # That player reads "You win" and "Your ruses" rather than "You wins", "You's ruses".
-        self.you = names.index(YOU) if YOU in names else None
+        self.you = names.index(_you()) if _you() in names else None
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -112,10 +121,10 @@ class Terminal:
         view = self.game.view(player)
         self.say()
         self.say(render_board(view, self.names, you=self.you))
-        self.say(f"Your hand: {render_hand(view)}")
+        self.say(t("terminal.hand", cards=render_hand(view)))
         claims = [str(m.stone) for m in view.legal_moves() if isinstance(m, Claim)]
         if claims:
-            self.say(f"You can claim: {', '.join(claims)}")
+            self.say(t("terminal.can_claim", stones=", ".join(claims)))
 
     def run(self) -> int:
         game = self.game
@@ -138,7 +147,7 @@ class Terminal:
             self.out.flush()
             line = self.inp.readline()
             if not line:  # end of input
-                self.say("\nBye.")
+                self.say("\n" + t("terminal.bye"))
                 return 0
             text = line.strip()
             word = text.lower()
@@ -146,10 +155,10 @@ class Terminal:
                 continue
             if word in ("quit", "exit", "q", "resign"):
                 game.resign(p)
-                self.say(f"{self.names[p]} resigned.")
+                self.say(t("terminal.resigned", name=self.names[p]))
                 break
             if word in ("help", "h", "?"):
-                self.say(HELP)
+                self.say(t("terminal.help"))
                 continue
             if word in ("board", "b", "hand"):
                 shown_for = None
@@ -161,9 +170,9 @@ class Terminal:
                 move = parse_input(text, game)
                 self.apply(move, p)
             except NotationError:
-                self.say(f"I don't understand {_echo(text)}. Try 'R7 3', 'c3', 'd', or 'help'.")
+                self.say(t("terminal.unknown", text=_echo(text)))
             except IllegalMove as error:
-                self.say(f"Not allowed: {_clip(str(error))}")
+                self.say(t("terminal.not_allowed", reason=_clip(error_text(error))))
         self.say()
         view = game.view(min(self.humans) if self.humans else 0)
         self.say(render_board(view, self.names, you=self.you))  # ends with the result
@@ -173,17 +182,12 @@ class Terminal:
         applied = self.game.apply(move, player)
         if isinstance(move, Draw):
             if applied.drawn is not None and player in self.humans and len(self.humans) == 1:
-                self.say(f"You drew {applied.drawn}.")
+                self.say(t("terminal.drew", card=card_text(applied.drawn)))
         elif player not in self.humans or isinstance(move, Claim) or not isinstance(move, PlayCard):
             self.say(render_move(player, move, self.names))
         for stone, owner in applied.decided:
             if not isinstance(move, Claim):
-                self.say(f"Stone {stone} goes to {self.names[owner]}.")
-
-
-REPLAY_HELP = """\
-Enter or n: next move    b: back    s: start    e: end    <number>: go to that step
-f: turn the board round  h: help   q: quit"""
+                self.say(t("terminal.stone_to", stone=stone, name=self.names[owner]))
 
 
 class Replay:
@@ -202,10 +206,10 @@ class Replay:
         steps = self.record.steps
         self.say()
         if step == 0:
-            self.say(f"Step 0 of {steps}: the deal. {self.names[game.first_player or 0]} moves first.")
+            self.say(t("replay.deal", steps=steps, name=self.names[game.first_player or 0]))
         else:
             player, move = game.log[-1]
-            self.say(f"Step {step} of {steps}: {render_move(player, move, self.names)}")
+            self.say(t("replay.step", step=step, steps=steps, move=render_move(player, move, self.names)))
         top = 1 - self.bottom
         self.say(self.hand_line(game, top))
         self.say(render_board(game.view(self.bottom), self.names, bottom=self.bottom))
@@ -213,13 +217,21 @@ class Replay:
 
     def hand_line(self, game: Game, player: int) -> str:
         cards = " ".join(card_text(c) for c in sort_hand(game.hand(player)))
-        return f"{self.names[player]}'s hand: {cards or '(empty)'}"
+        return t("replay.hand", name=self.names[player], cards=cards or t("terminal.replay_empty"))
 
     def run(self) -> int:
         record, step = self.record, 0
         game_id = f" #{record.game_id}" if record.game_id is not None else ""
-        self.say(f"Replay of game{game_id}: {self.names[0]} against {self.names[1]}, {record.steps} steps.")
-        self.say(REPLAY_HELP)
+        self.say(
+            t(
+                "terminal.replay_title",
+                game_id=game_id,
+                name0=self.names[0],
+                name1=self.names[1],
+                steps=record.steps,
+            )
+        )
+        self.say(t("terminal.replay_help"))
         shown: int | None = None
         while True:
             if shown != step:
@@ -236,7 +248,7 @@ class Replay:
                 return 0
             if word in ("", "n", "next"):
                 if step == record.steps:
-                    self.say("That was the last move. b: back, s: start, q: quit.")
+                    self.say(t("terminal.replay_last"))
                 step = min(step + 1, record.steps)
             elif word in ("b", "back", "p"):
                 step = max(step - 1, 0)
@@ -249,9 +261,10 @@ class Replay:
             elif word in ("f", "flip"):
                 self.bottom, shown = 1 - self.bottom, None
             elif word in ("h", "help", "?"):
-                self.say(REPLAY_HELP)
+                self.say(t("terminal.replay_help"))
             else:
-                self.say(f"I don't understand {line.strip()!r}. " + REPLAY_HELP.splitlines()[0])
+                help_line = t("terminal.replay_help").splitlines()[0]
+                self.say(t("terminal.replay_unknown", text=_echo(line.strip()), help=help_line))
 
 
 def replay_file(path: str, inp: TextIO, out: TextIO, err: TextIO) -> int:
@@ -261,10 +274,10 @@ def replay_file(path: str, inp: TextIO, out: TextIO, err: TextIO) -> int:
             text = file.read()
         record = parse_record(text)
     except OSError as error:
-        print(f"error: cannot read {path}: {error.strerror}", file=err)
+        print(t("terminal.cannot_read", path=path, reason=error.strerror), file=err)
         return 2
     except (RecordError, UnicodeDecodeError) as error:
-        print(f"error: {path} is not a game record we can replay: {error}", file=err)
+        print(t("terminal.not_a_record", path=path, reason=error), file=err)
         return 2
     return Replay(record, inp, out).run()
 
@@ -281,7 +294,15 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
     parser.add_argument(
         "--replay", metavar="FILE", help="step through a finished game saved with /schotten export"
     )
+    parser.add_argument(
+        "--lang", choices=i18n.LANGUAGES, default=None, help="en, de or fr (default: the system's language)"
+    )
     args = parser.parse_args(argv)
+    with i18n.use(args.lang or system_language()):
+        return _main(args, stdin, stdout)
+
+
+def _main(args: argparse.Namespace, stdin: TextIO | None, stdout: TextIO | None) -> int:
     out = stdout or sys.stdout
     if args.replay is not None:
         return replay_file(args.replay, stdin or sys.stdin, out, sys.stderr)
@@ -290,14 +311,14 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
     options = GameOptions(ruleset=args.ruleset, tactics=args.tactics, claim_timing=args.claim_timing)
     game = Game.new(seed, options, first_player=first)
     if args.vs == "ai":
-        humans, names = {0}, (YOU, f"AI ({args.level})")
+        humans, names = {0}, (_you(), t("terminal.ai", level=t(f"level.{args.level}")))
     else:
-        humans, names = {0, 1}, ("Player 1", "Player 2")
-    print(f"Schotten-Totten, seed {seed}. Type 'help' for the commands.", file=out)
+        humans, names = {0, 1}, (t("terminal.player", n=1), t("terminal.player", n=2))
+    print(t("terminal.welcome", seed=seed), file=out)
     try:
         return Terminal(game, humans, names, args.level, seed, stdin or sys.stdin, out).run()
     except KeyboardInterrupt:  # Ctrl+C leaves the game like end of input does
-        print("\nBye.", file=out, flush=True)
+        print("\n" + t("terminal.bye"), file=out, flush=True)
         return 0
 
 

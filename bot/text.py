@@ -685,3 +685,43 @@ CATALOGUE.update(
         "error.language_server_dm": "A server's language is set in one of its channels.",
     }
 )
+
+# ------------------------------------------------------------- the terminal game
+CATALOGUE.update(
+    {
+        "terminal.help": (
+            "Moves (stones are 1-9):\n"
+            "  R7 3  or  play R7 3      play a card at a stone (Leader 5, Fog 2 ...)\n"
+            "  c3  or  claim 3          claim a stone\n"
+            "  d  or  draw [clan|tactic] draw (end of turn)\n"
+            "  p  or  pass              pass when you cannot play\n"
+            "  scout / return R7 Fog / redeploy R7 3 5 / deserter R7 3 / traitor R7 3 5\n"
+            "Other: board, hand, moves (your legal moves), help, quit"
+        ),
+        "terminal.you": "You",
+        "terminal.ai": "AI ({level})",
+        "terminal.player": "Player {n}",
+        "terminal.welcome": "Schotten-Totten, seed {seed}. Type 'help' for the commands.",
+        "terminal.bye": "Bye.",
+        "terminal.hand": "Your hand: {cards}",
+        "terminal.can_claim": "You can claim: {stones}",
+        "terminal.resigned": "{name} resigned.",
+        "terminal.unknown": "I don't understand {text}. Try 'R7 3', 'c3', 'd', or 'help'.",
+        "terminal.not_allowed": "Not allowed: {reason}",
+        "terminal.drew": "You drew {card}.",
+        "terminal.stone_to": "Stone {stone} goes to {name}.",
+        "terminal.legal_moves": "Legal moves: {moves}",
+        "terminal.play_at": "play {card} at {stones}",
+        "terminal.say_deck": "say 'draw clan' or 'draw tactic'",
+        "terminal.replay_help": (
+            "Enter or n: next move    b: back    s: start    e: end    <number>: go to that step\n"
+            "f: turn the board round  h: help   q: quit"
+        ),
+        "terminal.replay_title": "Replay of game{game_id}: {name0} against {name1}, {steps} steps.",
+        "terminal.replay_empty": "(empty)",
+        "terminal.replay_last": "That was the last move. b: back, s: start, q: quit.",
+        "terminal.replay_unknown": "I don't understand {text}. {help}",
+        "terminal.cannot_read": "error: cannot read {path}: {reason}",
+        "terminal.not_a_record": "error: {path} is not a game record we can replay: {reason}",
+    }
+)
