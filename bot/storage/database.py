@@ -50,8 +50,9 @@ UNSET: Final = _Unset()
 
 
 class ConcurrentUpdate(RuntimeError):
-    """A game row was not at the version the writer expected. The service holds a lock
-    per game, so this means a bug (or a second bot process on the same database)."""
+    """A game row was not at the version the writer expected: another writer (another
+    service, another process) committed this game first. The service reloads the game
+    and answers the request as a stale one; it never reaches a user."""
 
 
 @dataclass(frozen=True)
@@ -689,11 +690,21 @@ class Database:
     async def append_moves(
         self, game_id: int, entries: Sequence[tuple[int, int, str]], *, version: int, now: float
     ) -> None:
-        """Append log entries ``(seq, player, move_text)`` of one commit at ``version``."""
-        await self._executemany(
-            "INSERT INTO moves (game_id, seq, player, move, version, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-            [(game_id, seq, player, move, version, now) for seq, player, move in entries],
-        )
+        """Append log entries ``(seq, player, move_text)`` of one commit at ``version``.
+
+        An entry already at its position means that another writer committed a move of
+        this game first: ``ConcurrentUpdate``, as from ``save_game_state`` (and as
+        PostgreSQL reports it), never the driver's ``IntegrityError``."""
+        try:
+            await self._executemany(
+                "INSERT INTO moves (game_id, seq, player, move, version, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, seq, player, move, version, now) for seq, player, move in entries],
+            )
+        except sqlite3.IntegrityError as error:
+            if error.sqlite_errorname not in ("SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE"):
+                raise  # not a position taken: e.g. no such game
+            raise ConcurrentUpdate(f"game {game_id} has moves at these positions already") from error
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         rows = await self._all("SELECT * FROM moves WHERE game_id = ? ORDER BY seq", (game_id,))

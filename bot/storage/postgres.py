@@ -12,9 +12,10 @@ processes comes from row-level conditions, not from a lock around the database:
 - ``save_game_state`` updates ``WHERE id = $1 AND version = $2``. A concurrent writer of
   the same row waits for the first to commit, then finds the version changed and updates
   nothing: ``ConcurrentUpdate``.
-- ``append_moves`` runs before it in a move's transaction; a second writer of the same
-  log position fails on the primary key (game_id, seq). That also means another writer
-  got there first, so it is reported as ``ConcurrentUpdate`` too.
+- ``append_moves`` runs after it in a move's transaction; a second writer of the same
+  log position (one that did not go through ``save_game_state``) fails on the primary
+  key (game_id, seq). That also means another writer got there first, so it is reported
+  as ``ConcurrentUpdate`` too (the SQLite backend does the same).
 - ``resolve_challenge``, ``mark_reminded`` and ``take_dm_tip`` are conditional updates
   whose row count says which caller won.
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.app import SchottenBot
-from bot.errors import GameFinished, ServiceError, StaleControl
+from bot.errors import GameFinished, ServiceError
 from bot.lru import LRU
 from bot.ratings import GLOBAL_SCOPE, guild_scope
 from bot.service import GameRecord, GameService, MoveOutcome
@@ -175,16 +175,15 @@ class Table:
         """A card, stone or ruse step was chosen: redraw the controls with it."""
         if not _private(interaction):
             raise ServiceError("controls_not_private")
-        record = await self.service.get(game_id)
+        # Read again if the control is newer than this process's copy (another process
+        # published that version); StaleControl only for a control older than the game.
+        record = await self.service.current(game_id, version)
         player = record.require_player(interaction.user.id)
-        if record.game.is_over:
-            raise GameFinished(game_id)
-        if record.version != version:
-            raise StaleControl(game_id, version, record.version)
         await interaction.response.edit_message(view=self.controls(record, player, selection))
 
     async def show_hand(self, interaction: Interaction, game_id: int) -> None:
-        record = await self.service.get(game_id)
+        # As stored: another process may have moved the game since this one cached it.
+        record = await self.service.reload(game_id)
         player = record.require_player(interaction.user.id)
         if record.game.is_over:
             raise GameFinished(game_id)
