@@ -121,7 +121,9 @@ class SchottenBot(commands.Bot):
         )
         self.settings = settings
         self.db = open_database(database)  # SQLite, or PostgreSQL for a postgresql:// URL
-        self.service = GameService(self.db, clock=_utc_timestamp, turn_timeout=settings.turn_timeout)
+        self.service = GameService(
+            self.db, clock=_utc_timestamp, turn_timeout=settings.turn_timeout, outbox=True
+        )
         self.matches = MatchService(self.db, self.service)
         install_stats(self.service, self.matches)  # ratings and matches, in the result's transaction
         self.challenges = ChallengeService(

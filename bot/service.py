@@ -43,7 +43,7 @@ from bot.errors import (
     StaleControl,
 )
 from bot.lru import LRU
-from bot.storage import UNSET, ConcurrentUpdate, GameRow, ResultRow, Storage
+from bot.storage import UNSET, ConcurrentUpdate, GameRow, OutboxKind, ResultRow, Storage
 from bot.storage.database import _Unset
 from rules.game import Applied, Game, GameOptions, Result
 from rules.moves import Move, parse_move
@@ -157,6 +157,7 @@ class MoveOutcome:
     previous_version: int = 0
     turn_changed: bool = False  # the player to move is now someone else
     result: ResultRow | None = None  # the stored result, when this finished the game
+    outbox_id: int | None = None  # the publication recorded with the commit (see GameService)
 
 
 def options_to_dict(options: GameOptions) -> dict[str, Any]:
@@ -188,6 +189,12 @@ class GameService:
     ``turn_timeout`` (seconds) sets each turn's deadline. ``result_hooks`` run inside
     the transaction that finishes a game (after its result row is written), e.g. to
     update ratings, so that a result and its rating change commit together.
+
+    ``outbox``: every commit (and every reminder claimed) also records, in the same
+    transaction, the publication it owes (``MoveOutcome.outbox_id``), for the bot to
+    publish and then mark done; one left pending by a crash is published later. Only
+    the bot sets it: without a publisher (scripts, the terminal game) nothing would
+    ever take those rows.
     """
 
     def __init__(
@@ -197,9 +204,11 @@ class GameService:
         clock: Callable[[], float] = time.time,
         turn_timeout: float = 86400,
         cached_games: int = CACHED_GAMES,
+        outbox: bool = False,
     ) -> None:
         self.db = db
         self.clock = clock
+        self.outbox = outbox
         self.turn_timeout = turn_timeout
         self.result_hooks: list[ResultHook] = []
         # The games moved most recently; the others are read again when asked for.
@@ -447,13 +456,24 @@ class GameService:
         return outcomes
 
     async def mark_reminded(self, game_id: int, version: int) -> bool:
-        """Record that the player to move at ``version`` was reminded; False if moved on."""
+        """Claim the reminder of the player to move at ``version``: True for the one
+        caller (of any process) that did, False if done already or moved on."""
+        claimed, _ = await self.claim_reminder(game_id, version)
+        return claimed
+
+    async def claim_reminder(self, game_id: int, version: int) -> tuple[bool, int | None]:
+        """:meth:`mark_reminded`, and with the outbox the id of the reminder to send,
+        recorded in the same transaction (None without the outbox)."""
+        entry = None
         async with self._locks[game_id]:
-            done = await self.db.mark_reminded(game_id, version)
+            async with self.db.transaction():
+                done = await self.db.mark_reminded(game_id, version)
+                if done and self.outbox:
+                    entry = await self.db.add_outbox(game_id, version, "reminder", now=self.clock())
             cached = self._cache.get(game_id)
             if done and cached is not None and cached.version == version:
                 self._cache.put(game_id, dataclasses.replace(cached, reminded=True))
-            return done
+            return done, entry
 
     async def set_message_ids(
         self,
@@ -600,6 +620,10 @@ class GameService:
                 await self.db.append_moves(
                     record.id, self._entries(game, len(record.game.log)), version=game.version, now=now
                 )
+                outbox_id = None
+                if self.outbox:
+                    kind: OutboxKind = "turn" if turn_changed or finished else "move"
+                    outbox_id = await self.db.add_outbox(record.id, game.version, kind, now=now)
                 if finished:
                     result = game.result
                     assert result is not None
@@ -632,6 +656,7 @@ class GameService:
             previous_version=record.version,
             turn_changed=turn_changed,
             result=result_row,
+            outbox_id=outbox_id,
         )
 
     async def _read(self, game_id: int) -> GameRecord:

@@ -79,6 +79,23 @@ class GameRow:
     ai_level: str | None = None  # the AI's difficulty when ai_player is set
 
 
+OutboxKind = Literal["move", "turn", "reminder"]
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """A publication owed for a committed change (migration 5): which game, at which
+    version, and what kind; never the text, which is rendered from the stored game."""
+
+    id: int
+    game_id: int
+    version: int
+    kind: OutboxKind
+    created_at: float
+    claimed_until: float | None
+    attempts: int
+
+
 @dataclass(frozen=True)
 class MoveRow:
     game_id: int
@@ -244,6 +261,18 @@ def _challenge(row: Row) -> ChallengeRow:
         game_id=row["game_id"],
         created_at=row["created_at"],
         expires_at=row["expires_at"],
+    )
+
+
+def _outbox(row: Row) -> OutboxRow:
+    return OutboxRow(
+        id=row["id"],
+        game_id=row["game_id"],
+        version=row["version"],
+        kind=row["kind"],
+        created_at=row["created_at"],
+        claimed_until=row["claimed_until"],
+        attempts=row["attempts"],
     )
 
 
@@ -684,6 +713,44 @@ class Database:
             " AND game_id IN (SELECT id FROM games WHERE status = 'active') ORDER BY game_id"
         )
         return [(row["game_id"], row["user_id"]) for row in rows]
+
+    # -- outbox (migration 5) --------------------------------------------------------
+
+    async def add_outbox(self, game_id: int, version: int, kind: OutboxKind, *, now: float) -> int:
+        """Record a publication owed for ``game_id`` at ``version``; call it inside the
+        transaction of the change it shows. Returns its id."""
+        return await self._execute(
+            "INSERT INTO outbox (game_id, version, kind, created_at) VALUES (?, ?, ?, ?)",
+            (game_id, version, kind, now),
+        )
+
+    async def claim_outbox(self, entry_id: int, *, now: float, until: float) -> bool:
+        """Take the publication for this caller until ``until`` (a lease); True only for
+        the one caller that did, while it is not done and nobody else holds it."""
+        return (
+            await self._execute(
+                "UPDATE outbox SET claimed_until = ?, attempts = attempts + 1"
+                " WHERE id = ? AND (claimed_until IS NULL OR claimed_until <= ?)",
+                (until, entry_id, now),
+            )
+            == 1
+        )
+
+    async def pending_outbox(
+        self, *, now: float, created_before: float, max_attempts: int, limit: int = 100
+    ) -> list[OutboxRow]:
+        """Publications nobody holds (never claimed, or their lease ran out), recorded
+        before ``created_before``, tried fewer than ``max_attempts`` times; oldest first."""
+        rows = await self._all(
+            "SELECT * FROM outbox WHERE (claimed_until IS NULL OR claimed_until <= ?)"
+            " AND created_at <= ? AND attempts < ? ORDER BY id LIMIT ?",
+            (now, created_before, max_attempts, limit),
+        )
+        return [_outbox(row) for row in rows]
+
+    async def finish_outbox(self, entry_id: int) -> None:
+        """The publication is done (or no longer needed): forget it."""
+        await self._execute("DELETE FROM outbox WHERE id = ?", (entry_id,))
 
     # -- moves -----------------------------------------------------------------------
 
