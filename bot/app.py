@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from concurrent.futures import Executor
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -125,6 +126,11 @@ class SchottenBot(commands.Bot):
         # cache of 1,000 boards only slows every edit event and every garbage collection.
         # Nothing the bot sends pings anyone unless the call says whom (users only):
         # names and typed text are repeated in messages and must never ping.
+        shards: dict[str, Any] = {}
+        if settings.sharded:  # ShardedSchottenBot: this process runs these shards
+            shards["shard_count"] = settings.shard_count
+            if settings.shard_ids is not None:
+                shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -132,10 +138,13 @@ class SchottenBot(commands.Bot):
             max_messages=None,
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=SchottenTree,
+            **shards,
         )
         self.settings = settings
         self.db = open_database(database)  # SQLite, or PostgreSQL for a postgresql:// URL
-        self.service = GameService(self.db, clock=_utc_timestamp, turn_timeout=settings.turn_timeout)
+        self.service = GameService(
+            self.db, clock=_utc_timestamp, turn_timeout=settings.turn_timeout, outbox=True
+        )
         self.matches = MatchService(self.db, self.service)
         install_stats(self.service, self.matches)  # ratings and matches, in the result's transaction
         self.challenges = ChallengeService(
@@ -276,6 +285,13 @@ class SchottenBot(commands.Bot):
         await self.close()
 
 
+class ShardedSchottenBot(SchottenBot, commands.AutoShardedBot):
+    """The bot with ``SHARD_COUNT`` (and ``SHARD_IDS``) set: discord.py's
+    ``AutoShardedBot`` runs this process's shards, one gateway connection each. Any
+    process may be handed any interaction of its shards (DMs come on shard 0); the
+    database, not the process, keeps the games right."""
+
+
 def create_bot(
     *,
     database: str | os.PathLike[str],
@@ -296,9 +312,11 @@ def create_bot(
     ``ai_executor`` computes the AI's moves; None: a process pool of ``AI_WORKERS``
     processes (tests may pass a ``ThreadPoolExecutor``, which the bot does not shut down).
     """
-    return SchottenBot(
+    settings = settings or Settings()
+    cls = ShardedSchottenBot if settings.sharded else SchottenBot
+    return cls(
         database=database,
-        settings=settings or Settings(),
+        settings=settings,
         sync_commands=sync_commands,
         force_sync=force_sync,
         extensions=COGS if extensions is None else extensions,

@@ -6,6 +6,11 @@
   time they use the bot (``dm_tips``).
 * The message that mentions the player to move (``games.ping_message_id``): deleted
   when the next turn's mention is posted, also after a restart.
+* The outbox: publications owed for committed changes (``outbox``, written by the
+  service in the change's transaction). A publisher claims one (:meth:`Delivery.claim`:
+  a lease of ``PUBLISH_LEASE`` seconds, taken by a conditional update, so one process
+  of any number gets it), publishes, then marks it done. One whose publisher crashed is
+  found by :meth:`Delivery.pending` once its lease has run out and published again.
 
 The in-memory maps only save database round trips: every change is written first, and
 a game's entries are dropped when it ends (:meth:`Delivery.forget_game`).
@@ -15,7 +20,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.storage import Storage
+from bot.storage import OutboxRow, Storage
+
+# Seconds a publisher holds a publication: long enough for a board and two DMs under
+# Discord's rate limits; after a crash, another process takes it over after this.
+PUBLISH_LEASE = 120.0
+# A publication younger than this is left to the process that committed it.
+RECOVERY_GRACE = 30.0
+# Claims of one publication before it is given up (e.g. its channel is gone).
+PUBLISH_ATTEMPTS = 5
 
 
 class Delivery:
@@ -74,6 +87,23 @@ class Delivery:
             await self.db.set_ping_message_id(game_id, message_id)
         self._pings[game_id] = message_id
 
+    # -- outbox ----------------------------------------------------------------------
+
+    async def claim(self, entry_id: int) -> bool:
+        """Take the publication ``entry_id``: True for the one caller that may publish it."""
+        now = self.clock()
+        return await self.db.claim_outbox(entry_id, now=now, until=now + PUBLISH_LEASE)
+
+    async def done(self, entry_id: int) -> None:
+        await self.db.finish_outbox(entry_id)
+
+    async def pending(self) -> list[OutboxRow]:
+        """Publications nobody is making: left by a crash, or by a failed attempt."""
+        now = self.clock()
+        return await self.db.pending_outbox(
+            now=now, created_before=now - RECOVERY_GRACE, max_attempts=PUBLISH_ATTEMPTS
+        )
+
     # -- hygiene ---------------------------------------------------------------------
 
     def games_in_memory(self) -> set[int]:
@@ -86,4 +116,4 @@ class Delivery:
             self._tips = {key for key in self._tips if key[0] != game_id}
 
 
-__all__ = ["Delivery"]
+__all__ = ["PUBLISH_ATTEMPTS", "PUBLISH_LEASE", "RECOVERY_GRACE", "Delivery"]

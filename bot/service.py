@@ -8,6 +8,15 @@ only then publish the copy and return what changed. Two identical requests that 
 together therefore apply once; the second is refused by the version check
 (``StaleControl``) or by the engine (``NotYourTurn`` and friends).
 
+Several bot processes may share one database, and any of them may receive any request,
+so the lock and the cache only serve this process: the database decides. The commit is
+a compare-and-set on the game's version; when it fails (``ConcurrentUpdate``: another
+process committed first) the service reloads the game and checks the request again, so
+the loser of a race gets the ordinary ``StaleControl`` (or the engine's refusal), and a
+typed command is applied to the current position. A control made for a version newer
+than the cached copy (shown by another process) also reloads the game first: only a
+control older than the stored game has "moved on".
+
 The cogs announce a ``MoveOutcome``; they never touch the engine's state themselves.
 Cards drawn (``Applied.drawn``) are private to the mover: never log or broadcast them.
 """
@@ -34,7 +43,7 @@ from bot.errors import (
     StaleControl,
 )
 from bot.lru import LRU
-from bot.storage import UNSET, GameRow, ResultRow, Storage
+from bot.storage import UNSET, ConcurrentUpdate, GameRow, OutboxKind, ResultRow, Storage
 from bot.storage.database import _Unset
 from rules.game import Applied, Game, GameOptions, Result
 from rules.moves import Move, parse_move
@@ -50,6 +59,9 @@ MAX_FORCED_MOVES = 64
 # move then pays (bench/gc_pauses.py: 64 cached games of 300 in play cost a third of the
 # moves/s, 1000 kept the longest pause under 10 ms).
 CACHED_GAMES = 1000
+# Commits tried per request when other processes keep winning the race: each retry
+# reloads the game, so a request with a control's version stops after the first.
+COMMIT_ATTEMPTS = 5
 
 ResultHook = Callable[[Storage, "GameRecord", ResultRow], Awaitable[None]]
 
@@ -145,6 +157,7 @@ class MoveOutcome:
     previous_version: int = 0
     turn_changed: bool = False  # the player to move is now someone else
     result: ResultRow | None = None  # the stored result, when this finished the game
+    outbox_id: int | None = None  # the publication recorded with the commit (see GameService)
 
 
 def options_to_dict(options: GameOptions) -> dict[str, Any]:
@@ -176,6 +189,12 @@ class GameService:
     ``turn_timeout`` (seconds) sets each turn's deadline. ``result_hooks`` run inside
     the transaction that finishes a game (after its result row is written), e.g. to
     update ratings, so that a result and its rating change commit together.
+
+    ``outbox``: every commit (and every reminder claimed) also records, in the same
+    transaction, the publication it owes (``MoveOutcome.outbox_id``), for the bot to
+    publish and then mark done; one left pending by a crash is published later. Only
+    the bot sets it: without a publisher (scripts, the terminal game) nothing would
+    ever take those rows.
     """
 
     def __init__(
@@ -185,9 +204,11 @@ class GameService:
         clock: Callable[[], float] = time.time,
         turn_timeout: float = 86400,
         cached_games: int = CACHED_GAMES,
+        outbox: bool = False,
     ) -> None:
         self.db = db
         self.clock = clock
+        self.outbox = outbox
         self.turn_timeout = turn_timeout
         self.result_hooks: list[ResultHook] = []
         # The games moved most recently; the others are read again when asked for.
@@ -371,20 +392,22 @@ class GameService:
     async def _apply(
         self, game_id: int, user_id: int, move: Move | str, expected_version: int | None
     ) -> MoveOutcome:
-        async with self._locks[game_id]:
-            record = await self._active(game_id, expected_version)
+        def step(record: GameRecord) -> tuple[Game, list[Applied]]:
             player = record.require_player(user_id)
-            if isinstance(move, str):
-                move = parse_move(move, max_value=record.game.ruleset.max_value)
+            parsed = (
+                parse_move(move, max_value=record.game.ruleset.max_value) if isinstance(move, str) else move
+            )
             game = record.game.clone()
-            applied = [game.apply(move, player=player)]  # validates; raises before any change
+            applied = [game.apply(parsed, player=player)]  # validates; raises before any change
             applied += self._apply_forced(game)
-            outcome = await self._commit(record, game, applied)
+            return game, applied
+
+        outcome = await self._change(game_id, expected_version, step)
         log.info(
             "Game %d: %s by player %d -> version %d",
             game_id,
-            type(move).__name__,
-            player,
+            type(move).__name__ if not isinstance(move, str) else "move",
+            outcome.game.require_player(user_id),
             outcome.game.version,
         )
         return outcome
@@ -394,13 +417,13 @@ class GameService:
         return await _to_the_end(self._resign(game_id, user_id, expected_version))
 
     async def _resign(self, game_id: int, user_id: int, expected_version: int | None) -> MoveOutcome:
-        async with self._locks[game_id]:
-            record = await self._active(game_id, expected_version)
-            player = record.require_player(user_id)
+        def step(record: GameRecord) -> tuple[Game, list[Applied]]:
             game = record.game.clone()
-            applied = game.resign(player)
-            outcome = await self._commit(record, game, [applied] if applied is not None else [])
-        log.info("Game %d: player %d resigned", game_id, player)
+            applied = game.resign(record.require_player(user_id))
+            return game, [applied] if applied is not None else []
+
+        outcome = await self._change(game_id, expected_version, step)
+        log.info("Game %d: player %d resigned", game_id, outcome.game.require_player(user_id))
         return outcome
 
     async def forfeit(self, game_id: int, player: int, *, expected_version: int | None = None) -> MoveOutcome:
@@ -408,11 +431,12 @@ class GameService:
         return await _to_the_end(self._forfeit(game_id, player, expected_version))
 
     async def _forfeit(self, game_id: int, player: int, expected_version: int | None) -> MoveOutcome:
-        async with self._locks[game_id]:
-            record = await self._active(game_id, expected_version)
+        def step(record: GameRecord) -> tuple[Game, list[Applied]]:
             game = record.game.clone()
             applied = game.forfeit(player)
-            outcome = await self._commit(record, game, [applied] if applied is not None else [])
+            return game, [applied] if applied is not None else []
+
+        outcome = await self._change(game_id, expected_version, step)
         log.info("Game %d: player %d forfeited on time", game_id, player)
         return outcome
 
@@ -432,13 +456,24 @@ class GameService:
         return outcomes
 
     async def mark_reminded(self, game_id: int, version: int) -> bool:
-        """Record that the player to move at ``version`` was reminded; False if moved on."""
+        """Claim the reminder of the player to move at ``version``: True for the one
+        caller (of any process) that did, False if done already or moved on."""
+        claimed, _ = await self.claim_reminder(game_id, version)
+        return claimed
+
+    async def claim_reminder(self, game_id: int, version: int) -> tuple[bool, int | None]:
+        """:meth:`mark_reminded`, and with the outbox the id of the reminder to send,
+        recorded in the same transaction (None without the outbox)."""
+        entry = None
         async with self._locks[game_id]:
-            done = await self.db.mark_reminded(game_id, version)
+            async with self.db.transaction():
+                done = await self.db.mark_reminded(game_id, version)
+                if done and self.outbox:
+                    entry = await self.db.add_outbox(game_id, version, "reminder", now=self.clock())
             cached = self._cache.get(game_id)
             if done and cached is not None and cached.version == version:
                 self._cache.put(game_id, dataclasses.replace(cached, reminded=True))
-            return done
+            return done, entry
 
     async def set_message_ids(
         self,
@@ -472,13 +507,54 @@ class GameService:
 
     # -- internals -------------------------------------------------------------------
 
+    async def current(self, game_id: int, expected_version: int) -> GameRecord:
+        """The active game at ``expected_version`` (a control's), read again from the
+        database if the cached copy is older. Raises ``GameFinished`` or ``StaleControl``."""
+        async with self._locks[game_id]:
+            return await self._active(game_id, expected_version)
+
     async def _active(self, game_id: int, expected_version: int | None) -> GameRecord:
+        """The game, active, at ``expected_version`` unless that is None. Call it holding
+        the game's lock."""
         record = await self.get(game_id)
+        if expected_version is not None and expected_version > record.version:
+            # The control was made from a newer state than ours: another process moved
+            # this game. Our copy is stale, not the control.
+            self._cache.pop(game_id)
+            record = await self.get(game_id)
         if not record.is_active or record.game.is_over:
             raise GameFinished(game_id)
         if expected_version is not None and expected_version != record.version:
             raise StaleControl(game_id, expected_version, record.version)
         return record
+
+    async def _change(
+        self,
+        game_id: int,
+        expected_version: int | None,
+        step: Callable[[GameRecord], tuple[Game, list[Applied]]],
+    ) -> MoveOutcome:
+        """Apply ``step`` (which changes a copy of the game, or raises) and commit it.
+
+        If another process commits this game first, the compare-and-set fails; the game
+        is read again and ``step`` checked against it (a control's version then no longer
+        matches: ``StaleControl``). ``ConcurrentUpdate`` never leaves the service."""
+        async with self._locks[game_id]:
+            if expected_version is None:
+                # A typed command means "now": check it against the stored game, which
+                # another process may have moved since this one cached it.
+                self._cache.pop(game_id)
+            for _ in range(COMMIT_ATTEMPTS):
+                record = await self._active(game_id, expected_version)
+                game, applied = step(record)
+                try:
+                    return await self._commit(record, game, applied)
+                except ConcurrentUpdate:
+                    # _commit has dropped the cached copy: the next round reads it again.
+                    log.info("Game %d: another process moved it first; reloaded", game_id)
+            record = await self._active(game_id, None)
+            expected = record.version if expected_version is None else expected_version
+            raise StaleControl(game_id, expected, record.version)
 
     def _deadline(self, ai_player: int | None, game: Game, now: float) -> float | None:
         """The deadline of the turn starting now: none for the bot's AI (it always moves,
@@ -528,9 +604,8 @@ class GameService:
         result_row = None
         try:
             async with self.db.transaction():
-                await self.db.append_moves(
-                    record.id, self._entries(game, len(record.game.log)), version=game.version, now=now
-                )
+                # The compare-and-set first: a writer that lost the race stops here,
+                # before it touches the move log.
                 await self.db.save_game_state(
                     record.id,
                     expected_version=record.version,
@@ -542,6 +617,13 @@ class GameService:
                     reminded=reminded,
                     now=now,
                 )
+                await self.db.append_moves(
+                    record.id, self._entries(game, len(record.game.log)), version=game.version, now=now
+                )
+                outbox_id = None
+                if self.outbox:
+                    kind: OutboxKind = "turn" if turn_changed or finished else "move"
+                    outbox_id = await self.db.add_outbox(record.id, game.version, kind, now=now)
                 if finished:
                     result = game.result
                     assert result is not None
@@ -574,6 +656,7 @@ class GameService:
             previous_version=record.version,
             turn_changed=turn_changed,
             result=result_row,
+            outbox_id=outbox_id,
         )
 
     async def _read(self, game_id: int) -> GameRecord:

@@ -35,6 +35,14 @@ class Settings:
     turn_timeout: int = 86400  # seconds a player has for a turn before forfeiting
     turn_reminder: int = 43200  # seconds into a turn when the player is reminded; 0: never
     ai_workers: int = 1  # processes that compute the AI's moves (/schotten practice)
+    # Discord shards: how many the bot has in all, and which this process runs (None:
+    # all of them). Both unset: one connection, no sharding (one process).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
 
     @property
     def database(self) -> str:
@@ -91,6 +99,9 @@ class Settings:
             turn_reminder=seconds("TURN_REMINDER", cls.turn_reminder, 0),
             ai_workers=seconds("AI_WORKERS", cls.ai_workers, 1),
         )
+        shard_count = _int("SHARD_COUNT", get("SHARD_COUNT"), minimum=1)
+        shard_ids = _shard_ids(get("SHARD_IDS"), shard_count)
+        settings = dataclasses.replace(settings, shard_count=shard_count, shard_ids=shard_ids)
         if get("TURN_REMINDER") is None and settings.turn_reminder >= settings.turn_timeout:
             # Only TURN_TIMEOUT was shortened: remind half-way rather than refuse to start.
             settings = dataclasses.replace(settings, turn_reminder=settings.turn_timeout // 2)
@@ -113,3 +124,22 @@ def _int(name: str, text: str | None, *, minimum: int) -> int | None:
     if value < minimum:
         raise SettingsError(f"{name}={value} must be at least {minimum}.")
     return value
+
+
+def _shard_ids(text: str | None, count: int | None) -> tuple[int, ...] | None:
+    """``SHARD_IDS``: shard numbers separated by commas, each below ``SHARD_COUNT``."""
+    if text is None:
+        return None
+    if count is None:
+        raise SettingsError("SHARD_IDS needs SHARD_COUNT, the number of shards of the whole bot.")
+    ids: list[int] = []
+    for word in text.split(","):
+        value = _int("SHARD_IDS", word.strip(), minimum=0)
+        if value is None or value >= count:
+            raise SettingsError(
+                f"SHARD_IDS={text!r}: each shard id must be from 0 to SHARD_COUNT - 1 ({count - 1})."
+            )
+        if value in ids:
+            raise SettingsError(f"SHARD_IDS={text!r} names shard {value} twice.")
+        ids.append(value)
+    return tuple(ids)

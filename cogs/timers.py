@@ -10,14 +10,10 @@ once per turn (``TURN_REMINDER`` seconds in), then forfeits at the deadline
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
 
-import discord
 from discord.ext import commands, tasks
 
-from bot import i18n
 from bot.app import SchottenBot
-from bot.text import t
 from cogs.lobby import Lobby
 from cogs.table import Table
 
@@ -51,6 +47,8 @@ class Timers(commands.Cog):
         await self.bot.wait_until_ready()
 
     async def run_once(self) -> None:
+        # First what committed changes still owe (a crash, a failed publication).
+        await self.table.publish_pending()
         await self.lobby.expire_due()
         service = self.bot.service
         reminder = self.bot.settings.turn_reminder
@@ -58,33 +56,14 @@ class Timers(commands.Cog):
             for record in await service.games_to_remind(reminder):
                 if record.current_user is None or record.deadline is None:
                     continue
-                if not await service.mark_reminded(record.id, record.version):
-                    continue
-                channel = self.table.channel(record)
-                if channel is None:
-                    continue
-                deadline = discord.utils.format_dt(datetime.fromtimestamp(record.deadline, tz=UTC), "R")
-                with i18n.use(await self.bot.languages.for_guild(record.guild_id)):
-                    text = t(
-                        "timer.reminder",
-                        mention=f"<@{record.current_user}>",
-                        game_id=record.id,
-                        deadline=deadline,
-                    )
-                try:
-                    await channel.send(
-                        text,
-                        allowed_mentions=discord.AllowedMentions(
-                            users=[discord.Object(record.current_user)], roles=False, everyone=False
-                        ),
-                    )
-                except discord.HTTPException:
-                    log.info("could not remind game %s", record.id)
+                claimed, entry = await service.claim_reminder(record.id, record.version)
+                if claimed:  # this process (of all) claimed it: the reminder is ours to send
+                    await self.table.remind(record, outbox_id=entry)
         for outcome in await service.forfeit_overdue():
             try:
                 await self.table.publish(outcome)
             except Exception:
-                # Committed; the next publish of this game shows it. The others go on.
+                # Committed and in the outbox: a later round publishes it. The others go on.
                 log.exception("publishing the forfeit of game %d failed", outcome.game.id)
 
 

@@ -53,8 +53,9 @@ UNSET: Final = _Unset()
 
 
 class ConcurrentUpdate(RuntimeError):
-    """A game row was not at the version the writer expected. The service holds a lock
-    per game, so this means a bug (or a second bot process on the same database)."""
+    """A game row was not at the version the writer expected: another writer (another
+    service, another process) committed this game first. The service reloads the game
+    and answers the request as a stale one; it never reaches a user."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,23 @@ class GameRow:
     updated_at: float
     ai_player: int | None = None  # the seat the bot's AI plays (migration 3); None: two people
     ai_level: str | None = None  # the AI's difficulty when ai_player is set
+
+
+OutboxKind = Literal["move", "turn", "reminder"]
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """A publication owed for a committed change (migration 5): which game, at which
+    version, and what kind; never the text, which is rendered from the stored game."""
+
+    id: int
+    game_id: int
+    version: int
+    kind: OutboxKind
+    created_at: float
+    claimed_until: float | None
+    attempts: int
 
 
 @dataclass(frozen=True)
@@ -246,6 +264,18 @@ def _challenge(row: Row) -> ChallengeRow:
         game_id=row["game_id"],
         created_at=row["created_at"],
         expires_at=row["expires_at"],
+    )
+
+
+def _outbox(row: Row) -> OutboxRow:
+    return OutboxRow(
+        id=row["id"],
+        game_id=row["game_id"],
+        version=row["version"],
+        kind=row["kind"],
+        created_at=row["created_at"],
+        claimed_until=row["claimed_until"],
+        attempts=row["attempts"],
     )
 
 
@@ -641,7 +671,7 @@ class Database:
     async def set_ping_message_id(self, game_id: int, message_id: int | None) -> None:
         await self._execute("UPDATE games SET ping_message_id = ? WHERE id = ?", (message_id, game_id))
 
-    # -- languages (migration 5) -----------------------------------------------------
+    # -- languages (migration 6) -----------------------------------------------------
 
     async def language(self, scope: LanguageScope, scope_id: int) -> tuple[str | None, str | None]:
         """A user's or a server's ``(chosen, discord)`` language codes (None: unknown)."""
@@ -718,16 +748,64 @@ class Database:
         )
         return [(row["game_id"], row["user_id"]) for row in rows]
 
+    # -- outbox (migration 5) --------------------------------------------------------
+
+    async def add_outbox(self, game_id: int, version: int, kind: OutboxKind, *, now: float) -> int:
+        """Record a publication owed for ``game_id`` at ``version``; call it inside the
+        transaction of the change it shows. Returns its id."""
+        return await self._execute(
+            "INSERT INTO outbox (game_id, version, kind, created_at) VALUES (?, ?, ?, ?)",
+            (game_id, version, kind, now),
+        )
+
+    async def claim_outbox(self, entry_id: int, *, now: float, until: float) -> bool:
+        """Take the publication for this caller until ``until`` (a lease); True only for
+        the one caller that did, while it is not done and nobody else holds it."""
+        return (
+            await self._execute(
+                "UPDATE outbox SET claimed_until = ?, attempts = attempts + 1"
+                " WHERE id = ? AND (claimed_until IS NULL OR claimed_until <= ?)",
+                (until, entry_id, now),
+            )
+            == 1
+        )
+
+    async def pending_outbox(
+        self, *, now: float, created_before: float, max_attempts: int, limit: int = 100
+    ) -> list[OutboxRow]:
+        """Publications nobody holds (never claimed, or their lease ran out), recorded
+        before ``created_before``, tried fewer than ``max_attempts`` times; oldest first."""
+        rows = await self._all(
+            "SELECT * FROM outbox WHERE (claimed_until IS NULL OR claimed_until <= ?)"
+            " AND created_at <= ? AND attempts < ? ORDER BY id LIMIT ?",
+            (now, created_before, max_attempts, limit),
+        )
+        return [_outbox(row) for row in rows]
+
+    async def finish_outbox(self, entry_id: int) -> None:
+        """The publication is done (or no longer needed): forget it."""
+        await self._execute("DELETE FROM outbox WHERE id = ?", (entry_id,))
+
     # -- moves -----------------------------------------------------------------------
 
     async def append_moves(
         self, game_id: int, entries: Sequence[tuple[int, int, str]], *, version: int, now: float
     ) -> None:
-        """Append log entries ``(seq, player, move_text)`` of one commit at ``version``."""
-        await self._executemany(
-            "INSERT INTO moves (game_id, seq, player, move, version, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-            [(game_id, seq, player, move, version, now) for seq, player, move in entries],
-        )
+        """Append log entries ``(seq, player, move_text)`` of one commit at ``version``.
+
+        An entry already at its position means that another writer committed a move of
+        this game first: ``ConcurrentUpdate``, as from ``save_game_state`` (and as
+        PostgreSQL reports it), never the driver's ``IntegrityError``."""
+        try:
+            await self._executemany(
+                "INSERT INTO moves (game_id, seq, player, move, version, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, seq, player, move, version, now) for seq, player, move in entries],
+            )
+        except sqlite3.IntegrityError as error:
+            if error.sqlite_errorname not in ("SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE"):
+                raise  # not a position taken: e.g. no such game
+            raise ConcurrentUpdate(f"game {game_id} has moves at these positions already") from error
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         rows = await self._all("SELECT * FROM moves WHERE game_id = ? ORDER BY seq", (game_id,))

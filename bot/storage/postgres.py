@@ -12,9 +12,10 @@ processes comes from row-level conditions, not from a lock around the database:
 - ``save_game_state`` updates ``WHERE id = $1 AND version = $2``. A concurrent writer of
   the same row waits for the first to commit, then finds the version changed and updates
   nothing: ``ConcurrentUpdate``.
-- ``append_moves`` runs before it in a move's transaction; a second writer of the same
-  log position fails on the primary key (game_id, seq). That also means another writer
-  got there first, so it is reported as ``ConcurrentUpdate`` too.
+- ``append_moves`` runs after it in a move's transaction; a second writer of the same
+  log position (one that did not go through ``save_game_state``) fails on the primary
+  key (game_id, seq). That also means another writer got there first, so it is reported
+  as ``ConcurrentUpdate`` too (the SQLite backend does the same).
 - ``resolve_challenge``, ``mark_reminded`` and ``take_dm_tip`` are conditional updates
   whose row count says which caller won.
 
@@ -45,12 +46,15 @@ from bot.storage.database import (
     LanguageScope,
     MatchRow,
     MoveRow,
+    OutboxKind,
+    OutboxRow,
     RatingRow,
     ResultRow,
     _challenge,
     _game,
     _json,
     _match,
+    _outbox,
     _rating,
     _result,
     _Unset,
@@ -512,6 +516,55 @@ class PostgresDatabase:
             " AND game_id IN (SELECT id FROM games WHERE status = 'active') ORDER BY game_id, user_id"
         )
         return [(row["game_id"], row["user_id"]) for row in rows]
+
+    # -- outbox (migration 5) --------------------------------------------------------
+
+    async def add_outbox(self, game_id: int, version: int, kind: OutboxKind, *, now: float) -> int:
+        """Record a publication owed for ``game_id`` at ``version``; call it inside the
+        transaction of the change it shows. Returns its id."""
+        return int(
+            await self._value(
+                "INSERT INTO outbox (game_id, version, kind, created_at)"
+                " VALUES ($1, $2, $3, $4) RETURNING id",
+                game_id,
+                version,
+                kind,
+                now,
+            )
+        )
+
+    async def claim_outbox(self, entry_id: int, *, now: float, until: float) -> bool:
+        """Take the publication for this caller until ``until`` (a lease); True only for
+        the one caller that did, while it is not done and nobody else holds it."""
+        return (
+            await self._execute(
+                "UPDATE outbox SET claimed_until = $1, attempts = attempts + 1"
+                " WHERE id = $2 AND (claimed_until IS NULL OR claimed_until <= $3)",
+                until,
+                entry_id,
+                now,
+            )
+            == 1
+        )
+
+    async def pending_outbox(
+        self, *, now: float, created_before: float, max_attempts: int, limit: int = 100
+    ) -> list[OutboxRow]:
+        """Publications nobody holds (never claimed, or their lease ran out), recorded
+        before ``created_before``, tried fewer than ``max_attempts`` times; oldest first."""
+        rows = await self._all(
+            "SELECT * FROM outbox WHERE (claimed_until IS NULL OR claimed_until <= $1)"
+            " AND created_at <= $2 AND attempts < $3 ORDER BY id LIMIT $4",
+            now,
+            created_before,
+            max_attempts,
+            limit,
+        )
+        return [_outbox(row) for row in rows]
+
+    async def finish_outbox(self, entry_id: int) -> None:
+        """The publication is done (or no longer needed): forget it."""
+        await self._execute("DELETE FROM outbox WHERE id = $1", entry_id)
 
     # -- moves -----------------------------------------------------------------------
 

@@ -35,6 +35,8 @@ from bot.storage.database import (
     LanguageScope,
     MatchRow,
     MoveRow,
+    OutboxKind,
+    OutboxRow,
     RatingRow,
     ResultRow,
     _Unset,
@@ -144,6 +146,15 @@ class Storage(Protocol):
     async def queue_dm_tip(self, game_id: int, user_id: int, *, now: float) -> bool: ...
     async def take_dm_tip(self, game_id: int, user_id: int, *, now: float) -> bool: ...
     async def pending_dm_tips(self) -> list[tuple[int, int]]: ...
+
+    # -- outbox: publications owed for committed changes (migration 5) ---------------
+
+    async def add_outbox(self, game_id: int, version: int, kind: OutboxKind, *, now: float) -> int: ...
+    async def claim_outbox(self, entry_id: int, *, now: float, until: float) -> bool: ...
+    async def pending_outbox(
+        self, *, now: float, created_before: float, max_attempts: int, limit: int = 100
+    ) -> list[OutboxRow]: ...
+    async def finish_outbox(self, entry_id: int) -> None: ...
 
     # -- moves, results, ratings -----------------------------------------------------
 

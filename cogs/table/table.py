@@ -20,12 +20,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 import discord
 
 from bot import i18n
 from bot.app import SchottenBot
-from bot.errors import GameFinished, ServiceError, StaleControl
+from bot.errors import GameFinished, ServiceError
 from bot.lru import LRU
 from bot.ratings import GLOBAL_SCOPE, guild_scope
 from bot.service import GameRecord, GameService, MoveOutcome
@@ -177,16 +178,15 @@ class Table:
         """A card, stone or ruse step was chosen: redraw the controls with it."""
         if not _private(interaction):
             raise ServiceError("controls_not_private")
-        record = await self.service.get(game_id)
+        # Read again if the control is newer than this process's copy (another process
+        # published that version); StaleControl only for a control older than the game.
+        record = await self.service.current(game_id, version)
         player = record.require_player(interaction.user.id)
-        if record.game.is_over:
-            raise GameFinished(game_id)
-        if record.version != version:
-            raise StaleControl(game_id, version, record.version)
         await interaction.response.edit_message(view=self.controls(record, player, selection))
 
     async def show_hand(self, interaction: Interaction, game_id: int) -> None:
-        record = await self.service.get(game_id)
+        # As stored: another process may have moved the game since this one cached it.
+        record = await self.service.reload(game_id)
         player = record.require_player(interaction.user.id)
         if record.game.is_over:
             raise GameFinished(game_id)
@@ -201,8 +201,15 @@ class Table:
 
     async def publish(self, outcome: MoveOutcome, *, skip_dm: int | None = None) -> None:
         """Show a committed outcome everywhere: claims, board, end, both DMs (but not
-        the DM of ``skip_dm``, already updated by the move's own response)."""
+        the DM of ``skip_dm``, already updated by the move's own response).
+
+        The outcome's outbox entry is claimed first and marked done after: if this
+        process dies (or Discord fails) in between, :meth:`publish_pending` of some
+        process publishes it later; if another process holds it, it is left to that one."""
         record = outcome.game
+        entry = outcome.outbox_id
+        if entry is not None and not await self.bot.delivery.claim(entry):
+            return
         lock = self._publish_locks.setdefault(record.id, asyncio.Lock())
         async with lock:
             # Publishing the latest record keeps the messages right even if two
@@ -210,10 +217,68 @@ class Table:
             latest = await self.service.get(record.id)
             superseded = latest.version > record.version
             await self._publish(outcome, superseded=superseded, skip_dm=skip_dm)
+        if entry is not None:
+            await self.bot.delivery.done(entry)
         if record.game.is_over:
             self._forget(record.id)
             await self._start_next_of_match(record)
         self.bot.opponent.notice(record)  # the AI's turn, if it is
+
+    async def publish_pending(self) -> int:
+        """Publish what committed changes still owe (the outbox), each by one process:
+        left by a crash, or by a publication that failed. Rendered again from the stored
+        game. Returns how many were published."""
+        published = 0
+        for entry in await self.bot.delivery.pending():
+            if not await self.bot.delivery.claim(entry.id):
+                continue  # another process took it
+            try:
+                published += await self._publish_entry(entry.game_id, entry.version, entry.kind)
+            except Exception:
+                # The lease runs out and the next round tries again; the others go on.
+                log.exception("publishing the outbox entry %d of game %d failed", entry.id, entry.game_id)
+                continue
+            await self.bot.delivery.done(entry.id)
+        if published:
+            log.info("Published %d pending publication(s) from the outbox", published)
+        return published
+
+    async def _publish_entry(self, game_id: int, version: int, kind: str) -> bool:
+        try:
+            record = await self.service.reload(game_id)
+        except ServiceError:
+            return False  # gone or unreadable (logged by the service): nothing to show
+        if kind == "reminder":
+            if not record.is_active or record.version != version:
+                return False  # moved on meanwhile: no reminder is due
+            await self.remind(record)
+            return True
+        if record.version != version:
+            return False  # a later change is stored; its own publication shows it
+        await self.publish(MoveOutcome(game=record, previous_version=version, turn_changed=kind == "turn"))
+        return True
+
+    async def remind(self, record: GameRecord, *, outbox_id: int | None = None) -> None:
+        """Remind the player to move that their time runs out (once per turn: the
+        caller has claimed it with ``service.claim_reminder``)."""
+        if outbox_id is not None and not await self.bot.delivery.claim(outbox_id):
+            return
+        channel = self.channel(record)
+        if channel is not None and record.current_user is not None and record.deadline is not None:
+            deadline = discord.utils.format_dt(datetime.fromtimestamp(record.deadline, tz=UTC), "R")
+            with i18n.use(await self._channel_language(record)):
+                text = t(
+                    "timer.reminder",
+                    mention=f"<@{record.current_user}>",
+                    game_id=record.id,
+                    deadline=deadline,
+                )
+            try:
+                await channel.send(text, allowed_mentions=_mentioning(record.current_user))
+            except discord.HTTPException:
+                log.info("could not remind game %s", record.id)
+        if outbox_id is not None:
+            await self.bot.delivery.done(outbox_id)
 
     def games_in_memory(self) -> set[int]:
         """The games this table holds anything of (publish locks, memoised views)."""

@@ -125,3 +125,72 @@ async def test_sigkill_never_loses_a_committed_move(backend: str, db_target: str
         assert now_stored >= stored  # the log only grows
         stored = now_stored
     assert stored > 100, "the worker hardly moved: the test proves nothing"
+
+
+TWO_PROCESS_KILLS = 20
+
+
+def start_worker(db_path: str, seed: int) -> tuple[subprocess.Popen[str], list[str], threading.Event]:
+    proc = subprocess.Popen(
+        [sys.executable, str(WORKER), db_path, str(GAMES), str(seed)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: list[str] = []
+    ready = threading.Event()
+
+    def read() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line)
+            if line == "ready\n":
+                ready.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    return proc, lines, ready
+
+
+def commits_of(lines: list[str]) -> list[tuple[int, int]]:
+    return [
+        (int(line.split()[1]), int(line.split()[2]))
+        for line in list(lines)
+        if line.endswith("\n") and line.startswith("committed ")
+    ]
+
+
+async def test_sigkill_one_of_two_processes_loses_nothing(postgres_database: str) -> None:
+    """Two workers play the same games on one PostgreSQL; one of them is killed with
+    SIGKILL at a random moment, 20 times, while the other goes on (it is then stopped
+    too, and both start again). Every move either of them reported is stored, and every
+    game replays to its snapshot."""
+    rng = random.Random(77)
+    reported: dict[int, int] = {}
+    stored = 0
+    for round_ in range(TWO_PROCESS_KILLS):
+        workers = [start_worker(postgres_database, seed=2 * round_ + i) for i in range(2)]
+        try:
+            for proc, _, ready in workers:
+                assert ready.wait(timeout=30), proc.stderr.read() if proc.stderr else ""
+            time.sleep(rng.uniform(0.05, 0.4))
+            victim = rng.randrange(2)
+            workers[victim][0].send_signal(signal.SIGKILL)
+            workers[victim][0].wait(timeout=10)
+            time.sleep(rng.uniform(0.05, 0.2))  # the survivor goes on alone
+            survivor = workers[1 - victim][0]
+            assert survivor.poll() is None, survivor.stderr.read() if survivor.stderr else ""
+            survivor.send_signal(signal.SIGKILL)
+            survivor.wait(timeout=10)
+        finally:
+            for proc, _, _ in workers:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+        time.sleep(0.05)  # the readers drain the last complete lines
+        for _, lines, _ in workers:
+            for game_id, version in commits_of(lines):
+                reported[game_id] = max(version, reported.get(game_id, 0))
+        now_stored = await check(postgres_database, reported)
+        assert now_stored >= stored
+        stored = now_stored
+    assert stored > 100, "the workers hardly moved: the test proves nothing"

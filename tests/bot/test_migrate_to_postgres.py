@@ -24,13 +24,16 @@ TABLES = [
     "dm_status",
     "dm_tips",
     "games",
+    "guild_languages",
     "matches",
     "meta",
     "moves",
+    "outbox",
     "players",
     "rating_changes",
     "ratings",
     "results",
+    "user_languages",
 ]
 
 
@@ -77,6 +80,8 @@ async def fill(path: Path) -> dict[str, Any]:
         await db.queue_dm_tip(active.id, BOB, now=8)
         await db.set_ping_message_id(active.id, 333)
         await db.set_meta("command_sync:global", "abc")
+        # A publication a crash left pending: the new database's bot publishes it.
+        await db.add_outbox(active.id, (await service.get(active.id)).version, "turn", now=9)
         actives = [row.id for row in await db.all_active_games()]
     return {"active": active.id, "actives": actives, "match": match.id}
 

@@ -249,9 +249,9 @@ async def test_moves_are_append_only(
             await db._execute("UPDATE moves SET move = 'claim 1'")
         with pytest.raises(integrity_error, match="append-only"):
             await db._execute("DELETE FROM moves")
-        # The same position twice. PostgreSQL reports it as the lost race it is there
-        # (another process committed a move at that position first), like save_game_state.
-        with pytest.raises(integrity_error if backend == "sqlite" else ConcurrentUpdate):
+        # The same position twice. Both backends report it as the lost race it is
+        # (another writer committed a move at that position first), like save_game_state.
+        with pytest.raises(ConcurrentUpdate):
             await db.append_moves(gid, [(1, 1, "pass")], version=2, now=2)
         assert [(m.seq, m.player, m.move) for m in await db.moves(gid)] == [(1, 0, "pass")]
     finally:

@@ -178,4 +178,5 @@ async def test_a_player_and_a_server_choose_their_language(simcord_env: Any, sim
         assert await bot.languages.for_guild(guild.id) == "de"
         assert await bot.languages.for_user(owner.id) == "en"  # the server's language is not hers
         back = await guest.slash(channel, "schotten language", language="auto")
-        assert back.response.content == t_in("en", "language.set_me_auto", language=t_in("en", "language.name.en"))
+        english = t_in("en", "language.name.en")
+        assert back.response.content == t_in("en", "language.set_me_auto", language=english)

@@ -1,4 +1,4 @@
--- Version 5 for PostgreSQL: as ../005_languages.sql (players' and servers' languages).
+-- Version 6 for PostgreSQL: as ../006_languages.sql (players' and servers' languages).
 CREATE TABLE user_languages (
     user_id    BIGINT PRIMARY KEY,
     chosen     TEXT,

@@ -1,4 +1,4 @@
--- Version 5: the languages the bot speaks to players and in servers' channels.
+-- Version 6: the languages the bot speaks to players and in servers' channels.
 
 -- A player's language: the one they chose (/schotten language), else the locale their
 -- Discord client last reported; NULL where there is none. Codes like "de" or "en-US".
