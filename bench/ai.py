@@ -134,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--budget", type=int, default=None, help="hard's playouts (default: the default)")
     parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--progress", type=int, default=40, help="print a running score every N games")
     parser.add_argument("--out", default=None, help="append every game as a JSON line")
     parser.add_argument("--ladder-from", default=None, help="JSON lines of earlier runs, for the Elo ladder")
     args = parser.parse_args(argv)
@@ -175,6 +176,14 @@ def main(argv: list[str] | None = None) -> int:
                     if out:
                         out.write(json.dumps(row) + "\n")
                         out.flush()
+                    if len(rows) % args.progress == 0 and len(rows) < len(jobs):
+                        sofar = sum(r["score"] for r in rows)
+                        lo, hi = wilson(sofar, len(rows))
+                        print(
+                            f"  ... {a}:{b} {config} after {len(rows)} games: {100 * sofar / len(rows):.1f}%"
+                            f" [{100 * lo:.1f}, {100 * hi:.1f}], {time.perf_counter() - t0:.0f}s",
+                            flush=True,
+                        )
                 results.extend(rows)
                 score = sum(r["score"] for r in rows)
                 n = len(rows)

@@ -19,7 +19,7 @@ import sys
 from typing import TextIO
 
 from bot.render import render_board, render_hand, render_move
-from rules.ai import LEVELS, choose_move
+from rules.ai import LEVELS, Hint, choose_move, hint
 from rules.errors import IllegalMove, NotationError
 from rules.game import Game, GameOptions
 from rules.moves import Claim, Draw, Move, PlayCard, parse_move
@@ -32,7 +32,7 @@ Moves (stones are 1-9):
   d  or  draw [clan|tactic] draw (end of turn)
   p  or  pass              pass when you cannot play
   scout / return R7 Fog / redeploy R7 3 5 / deserter R7 3 / traitor R7 3 5
-Other: board, hand, moves (your legal moves), help, quit"""
+Other: board, hand, moves (your legal moves), hint (the hard AI's suggestion), help, quit"""
 
 _SHORT_PLAY = re.compile(r"^\s*([a-z]+\d*|[a-z]+-?[a-z]*)\s+(\d+)\s*$", re.IGNORECASE)
 _SHORT_CLAIM = re.compile(r"^\s*c(?:laim)?\s*(\d+)\s*$", re.IGNORECASE)
@@ -74,6 +74,41 @@ def describe_moves(moves: list[Move]) -> str:
             others.append(str(m))
     parts = [f"play {card} at {' '.join(stones)}" for card, stones in plays.items()]
     return "Legal moves: " + "; ".join(parts + others)
+
+
+_REASON_TEXT = {
+    "claim": "stone {stone} is provably yours",
+    "completes_colour_run": "it completes a colour run at stone {stone}",
+    "completes_three_of_a_kind": "it completes three of a kind at stone {stone}",
+    "completes_colour": "it completes a colour at stone {stone}",
+    "completes_run": "it completes a run at stone {stone}",
+    "completes_sum": "it completes stone {stone}",
+    "builds_colour_run": "it builds towards a colour run at stone {stone}",
+    "builds_three_of_a_kind": "it builds towards three of a kind at stone {stone}",
+    "builds_colour": "it builds towards a colour at stone {stone}",
+    "builds_run": "it builds towards a run at stone {stone}",
+    "opens_stone": "it opens stone {stone}",
+    "dumps_card": "stone {stone} is where a weak card costs least",
+    "plays_joker": "{card} is worth most at stone {stone}",
+    "fog": "under Fog only the sum counts at stone {stone}",
+    "mud": "Mud makes stone {stone} a four-card fight",
+    "traitor": "{card} is worth more on your side at stone {to_stone}",
+    "deserter": "without {card} stone {stone} turns",
+    "redeploy": "{card} does more elsewhere",
+    "scout": "a look at three cards is worth a turn",
+    "scout_return": "you need those cards least",
+    "draw_clan": "you need clan cards",
+    "draw_tactic": "a tactic card is worth more now",
+    "pass": "you have nothing to play",
+    "only_move": "there is nothing else",
+}
+
+
+def describe_hint(h: Hint) -> str:
+    """A hint as one line of English (the codes are for translations)."""
+    why = _REASON_TEXT.get(h.reason, h.reason).format(**h.params)
+    chance = "" if h.win_chance is None else f" (your chances after it: about {h.win_chance:.0%})"
+    return f"Hint: {h.move} - {why}{chance}."
 
 
 class Terminal:
@@ -133,6 +168,9 @@ class Terminal:
                 continue
             if word in ("moves", "m"):
                 self.say(describe_moves(game.legal_moves()))
+                continue
+            if word == "hint":
+                self.say(describe_hint(hint(game.view(p), seed=self.seed * 1_000_003 + game.version)))
                 continue
             try:
                 move = parse_input(text, game)

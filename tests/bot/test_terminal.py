@@ -87,3 +87,19 @@ def test_quit_resigns_and_shows_the_result() -> None:
     out = io.StringIO()
     assert main(["--seed", "2", "--level", "easy"], stdin=io.StringIO("quit\n"), stdout=out) == 0
     assert "You resigned." in out.getvalue()
+
+
+def test_hint_suggests_a_legal_move_and_says_why() -> None:
+    from bot.terminal import describe_hint
+    from rules.ai import REASONS, Hint
+
+    game = Game.new(3)
+    human = game.current_player
+    inp = io.StringIO("hint\nquit\n")
+    out = io.StringIO()
+    Terminal(game, {human}, ("You", "AI"), "easy", 3, inp, out).run()
+    line = next(x for x in out.getvalue().splitlines() if "Hint: " in x)
+    assert any(f"Hint: {m} - " in line for m in Game.new(3).legal_moves())
+    for reason, params in REASONS.items():  # every reason code has a sentence
+        text = describe_hint(Hint(Pass(), reason, {p: 1 for p in params}))
+        assert not text.split(" - ", 1)[1].startswith(reason)  # a sentence, not the code
