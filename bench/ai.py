@@ -122,6 +122,46 @@ def elo_ladder(results: list[dict], anchor: str = "random") -> dict[str, float]:
     return {p: r - base for p, r in rating.items()}
 
 
+def timing(configs: list[str], positions: int, iterations: int | None) -> None:
+    """hard's decision time on positions from greedy-vs-medium games, one process: wall
+    time and the process's CPU time (what one core would take without contention)."""
+    print(f"\n{'timing':<8} {'config':<6} {'decisions':>9} {'wall p50':>9} {'wall p95':>9} {'cpu p50':>8}"
+          f" {'cpu p95':>8} {'cpu max':>8} {'playouts':>8} {'cap':>4}", flush=True)  # fmt: skip
+    budget = None if iterations is None else Budget(iterations=iterations, seconds=HARD_BUDGET.seconds)
+    for config in configs:
+        walls: list[float] = []
+        cpus: list[float] = []
+        playouts: list[int] = []
+        capped = 0
+        seed = 50_000
+        while len(walls) < positions:
+            game = Game.new(seed, CONFIGS[config])
+            names = ("greedy", "medium")
+            while not game.is_over and len(walls) < positions:
+                p = game.current_player
+                assert p is not None
+                forced = game.forced_move()
+                if forced is not None:
+                    game.apply(forced)
+                    continue
+                view = game.view(p)
+                w0, c0 = time.perf_counter(), time.process_time()
+                d = decide(view, level="hard", seed=seed + game.version, budget=budget)
+                walls.append(time.perf_counter() - w0)
+                cpus.append(time.process_time() - c0)
+                playouts.append(d.iterations)
+                capped += d.capped
+                game.apply(decide(view, level=names[p], seed=seed).move, p)
+            seed += 1
+        print(
+            f"{'hard':<8} {config:<6} {len(walls):>9}"
+            f" {1000 * pct(walls, 0.5):>9.0f} {1000 * pct(walls, 0.95):>9.0f}"
+            f" {1000 * pct(cpus, 0.5):>8.0f} {1000 * pct(cpus, 0.95):>8.0f} {1000 * max(cpus):>8.0f}"
+            f" {sum(playouts) / len(playouts):>8.0f} {capped:>4}",
+            flush=True,
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -137,7 +177,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--progress", type=int, default=40, help="print a running score every N games")
     parser.add_argument("--out", default=None, help="append every game as a JSON line")
     parser.add_argument("--ladder-from", default=None, help="JSON lines of earlier runs, for the Elo ladder")
+    parser.add_argument("--timing", type=int, default=0, help="only time hard on N positions per config")
     args = parser.parse_args(argv)
+    if args.timing:
+        load = os.getloadavg()
+        print(f"load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs", flush=True)
+        timing([c.strip() for c in args.configs.split(",") if c.strip()], args.timing, args.budget)
+        return 0
 
     if args.ladder:
         players = [p.strip() for p in args.players.split(",") if p.strip()]
