@@ -1,40 +1,55 @@
-"""AI benchmark: win rates, decision times and the event loop's lag. Prints its figures.
+"""AI benchmark: win rates per pairing and configuration, an Elo ladder, decision times.
 
-    python bench/ai.py                 # every level vs random and vs the heuristic, 200 games each
-    python bench/ai.py --games 40      # quicker
-    python bench/ai.py --tactics       # the tactics variant instead of the base game
+    python bench/ai.py                                   # the target matrix (long: hours)
+    python bench/ai.py --pairings hard:greedy --configs st --games 20
+    python bench/ai.py --ladder --games 10               # every pair of players, then Elo
+    python bench/ai.py --ladder-from results.jsonl       # Elo from saved results only
 
-Win rates: each pairing plays ``--games`` games, seats alternating, seeds 0..N-1; a draw
-counts half; Wilson 95% intervals. Decision time: every ``choose_move`` call of the tested
-level (forced moves are applied without asking the AI, as the bot's service does), measured
-while ``--workers`` games run in parallel. Loop lag: ``choose_move`` at the strongest level
-runs in a ``ProcessPoolExecutor`` via ``loop.run_in_executor`` (as the bot will call it)
-while a ticker coroutine sleeps 10 ms and records how late it wakes up.
+Each pairing plays ``--games`` deals (seeds ``--first-seed``...), every deal twice with
+the players' seats swapped (same cards, same first seat), so 2 x games games. A draw
+counts as half a win. Win rates carry Wilson 95% intervals; a target counts as met when
+the interval's lower bound meets it. Decision times are measured for the first player
+of a pairing on every ``choose_move`` call it gets (forced moves are applied without
+asking the AI, as the bot's service does); the search reports its playouts and whether
+its wall-clock safety cap stopped it ("cap fired").
 
-Targets: hard >= 95% vs random, >= 70% vs heuristic, p95 <= 1.5 s, lag <= 50 ms.
+Configurations: ``st`` Schotten-Totten, ``st+t`` with tactics, ``bl`` Battle Line,
+``bl+t`` with tactics. ``--out FILE`` appends one JSON line per game, so several runs
+(or machines) can be pooled; the Elo ladder is fitted (maximum likelihood, Bradley-Terry
+on the Elo scale, random anchored at 0) on every game of the run plus ``--ladder-from``.
+
+Targets: hard >= 75% vs greedy, sniper and medium in every configuration, >= 95% vs
+random; hard's decision time p95 <= 1.5 s on one core at the default budget.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
+import json
 import math
-import statistics
+import os
 import sys
 import time
+from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
-from functools import partial
+from itertools import combinations
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python bench/ai.py` from anywhere, any interpreter
     sys.path.insert(0, str(ROOT))
 
-from rules.ai import LEVELS, choose_move  # noqa: E402
+from rules.ai import HARD_BUDGET, PLAYERS, Budget, decide  # noqa: E402
 from rules.game import Game, GameOptions  # noqa: E402
-from rules.view import PlayerView  # noqa: E402
 
-HEURISTIC = "medium"
+CONFIGS = {
+    "st": GameOptions("schotten-totten", False),
+    "st+t": GameOptions("schotten-totten", True),
+    "bl": GameOptions("battle-line", False),
+    "bl+t": GameOptions("battle-line", True),
+}
+TARGETS = {"greedy": 0.75, "sniper": 0.75, "medium": 0.75, "random": 0.95}
+DEFAULT_PAIRINGS = "hard:greedy,hard:sniper,hard:medium,hard:random"
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -47,166 +62,222 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_game(args: tuple[str, str, int, bool]) -> tuple[float, list[float]]:
-    """One game, the tested level in seat ``seed % 2``: (its score, its decision times)."""
-    level, opponent, seed, tactics = args
-    seat = seed % 2
-    levels = (level, opponent) if seat == 0 else (opponent, level)
-    game = Game.new(seed, GameOptions(tactics=tactics))
-    times: list[float] = []
-    turn = 0
-    while not game.is_over:
-        p = game.current_player
-        forced = game.forced_move()
-        if forced is not None:
-            game.apply(forced)
-            continue
-        t0 = time.perf_counter()
-        move = choose_move(game.view(p), level=levels[p], seed=seed * 10_007 + turn)
-        if p == seat:
-            times.append(time.perf_counter() - t0)
-        game.apply(move, p)
-        turn += 1
-    winner = game.result.winner
-    return (0.5 if winner is None else float(winner == seat)), times
-
-
 def pct(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
-def win_rates(
-    levels: list[str],
-    games: int,
-    workers: int,
-    tactics: bool,
-    opponents: tuple[str, ...] = ("random", HEURISTIC),
-) -> dict[str, list[float]]:
-    times: dict[str, list[float]] = {lv: [] for lv in levels}
-    print(f"{'level':<8} {'vs':<8} {'games':>5} {'win%':>6}  {'95% CI':<15} {'time':>6}", flush=True)
-    with ProcessPoolExecutor(workers) as pool:
-        for level in levels:
-            for opponent in opponents:
-                t0 = time.perf_counter()
-                jobs = [(level, opponent, seed, tactics) for seed in range(games)]
-                results = list(pool.map(play_game, jobs, chunksize=1))
-                score = sum(r for r, _ in results)
-                for _, ts in results:
-                    times[level].extend(ts)
-                lo, hi = wilson(score, games)
-                print(
-                    f"{level:<8} {opponent:<8} {games:>5} {100 * score / games:>5.1f}%"
-                    f"  [{100 * lo:4.1f}, {100 * hi:5.1f}] {time.perf_counter() - t0:>5.0f}s",
-                    flush=True,
-                )
-    print(f"\n{'level':<8} {'decisions':>9} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
-    for level in levels:
-        ts = times[level]
-        print(
-            f"{level:<8} {len(ts):>9} {1000 * pct(ts, 0.5):>8.1f} {1000 * pct(ts, 0.95):>8.1f}"
-            f" {1000 * max(ts, default=float('nan')):>8.1f}"
-        )
-    return times
-
-
-def sample_views(count: int, tactics: bool) -> list[PlayerView]:
-    """Positions where the AI has a real decision, from heuristic self-play."""
-    views: list[PlayerView] = []
-    seed = 10_000
-    while len(views) < count:
-        game = Game.new(seed, GameOptions(tactics=tactics))
-        while not game.is_over and len(views) < count:
-            p = game.current_player
-            forced = game.forced_move()
-            if forced is not None:
-                game.apply(forced)
-                continue
-            view = game.view(p)
-            if view.phase == "play":
-                views.append(view)
-            game.apply(choose_move(view, level=HEURISTIC, seed=seed), p)
-        seed += 1
-    return views
-
-
-async def measure_lag(level: str, views: list[PlayerView], workers: int) -> tuple[list[float], float]:
-    """Run the decisions in a process pool while a ticker measures the loop's lag."""
-    loop = asyncio.get_running_loop()
-    lags: list[float] = []
-    done = asyncio.Event()
-
-    async def ticker() -> None:
-        while not done.is_set():
-            t0 = loop.time()
-            await asyncio.sleep(0.010)
-            lags.append(loop.time() - t0 - 0.010)
-
-    with ProcessPoolExecutor(workers) as pool:
-        await loop.run_in_executor(pool, partial(choose_move, views[0], level="random"))  # warm up
-        tick = asyncio.create_task(ticker())
+def play_game(job: tuple[str, str, str, int, int, int | None]) -> dict:
+    """One game: player ``a`` in seat ``seat_a`` against ``b``. Returns a's score and
+    a's decision times, playouts and cap firings."""
+    a, b, config, seed, seat_a, iterations = job
+    budget = None if iterations is None else Budget(iterations=iterations, seconds=HARD_BUDGET.seconds)
+    names = (a, b) if seat_a == 0 else (b, a)
+    game = Game.new(seed, CONFIGS[config])
+    times: list[float] = []
+    capped = playouts = 0
+    while not game.is_over:
+        p = game.current_player
+        assert p is not None
+        forced = game.forced_move()
+        if forced is not None:
+            game.apply(forced)
+            continue
         t0 = time.perf_counter()
-        for i, view in enumerate(views):
-            await loop.run_in_executor(pool, partial(choose_move, view, level=level, seed=i))
-        wall = time.perf_counter() - t0
-        done.set()
-        await tick
-    return lags, wall
+        d = decide(game.view(p), level=names[p], seed=seed * 10_007 + game.version * 2 + p, budget=budget)
+        if p == seat_a:
+            times.append(time.perf_counter() - t0)
+            capped += d.capped
+            playouts += d.iterations
+        game.apply(d.move, p)
+    assert game.result is not None
+    winner = game.result.winner
+    score = 0.5 if winner is None else float(winner == seat_a)
+    return {
+        "a": a, "b": b, "config": config, "seed": seed, "seat_a": seat_a, "score": score,
+        "times": times, "capped": capped, "playouts": playouts,
+    }  # fmt: skip
 
 
-async def measure_inline_lag(level: str, views: list[PlayerView]) -> tuple[list[float], float]:
-    """What the executor avoids: the same decisions run on the event loop."""
-    loop = asyncio.get_running_loop()
-    lags: list[float] = []
-    done = asyncio.Event()
+def elo_ladder(results: list[dict], anchor: str = "random") -> dict[str, float]:
+    """Elo ratings fitted to every game (Bradley-Terry MLE by gradient steps)."""
+    score: dict[tuple[str, str], float] = defaultdict(float)
+    games: dict[tuple[str, str], int] = defaultdict(int)
+    players: set[str] = set()
+    for r in results:
+        a, b = r["a"], r["b"]
+        players |= {a, b}
+        score[(a, b)] += r["score"]
+        score[(b, a)] += 1 - r["score"]
+        games[(a, b)] += 1
+        games[(b, a)] += 1
+    # Hunter's MM iteration for Bradley-Terry strengths; a pinch of prior (one drawn
+    # game against each opponent met) keeps 100% scores finite.
+    gamma = {p: 1.0 for p in players}
+    wins = {p: sum(score[(x, y)] + 0.5 for (x, y) in games if x == p) for p in players}
+    for _ in range(2000):
+        new = {}
+        for p in players:
+            denom = sum((n + 1) / (gamma[p] + gamma[y]) for (x, y), n in games.items() if x == p)
+            new[p] = wins[p] / denom if denom else gamma[p]
+        norm = math.exp(sum(math.log(g) for g in new.values()) / len(new))
+        gamma = {p: g / norm for p, g in new.items()}
+    rating = {p: 400 * math.log10(g) for p, g in gamma.items()}
+    base = rating.get(anchor, 0.0)
+    return {p: r - base for p, r in rating.items()}
 
-    async def ticker() -> None:
-        while not done.is_set():
-            t0 = loop.time()
-            await asyncio.sleep(0.010)
-            lags.append(loop.time() - t0 - 0.010)
 
-    tick = asyncio.create_task(ticker())
-    await asyncio.sleep(0.05)
-    t0 = time.perf_counter()
-    for i, view in enumerate(views):
-        choose_move(view, level=level, seed=i)
-        await asyncio.sleep(0)
-    done.set()
-    await tick
-    return lags, time.perf_counter() - t0
+def timing(configs: list[str], positions: int, iterations: int | None) -> None:
+    """hard's decision time on positions from greedy-vs-medium games, one process: wall
+    time and the process's CPU time (what one core would take without contention)."""
+    print(f"\n{'timing':<8} {'config':<6} {'decisions':>9} {'wall p50':>9} {'wall p95':>9} {'cpu p50':>8}"
+          f" {'cpu p95':>8} {'cpu max':>8} {'playouts':>8} {'cap':>4}", flush=True)  # fmt: skip
+    budget = None if iterations is None else Budget(iterations=iterations, seconds=HARD_BUDGET.seconds)
+    for config in configs:
+        walls: list[float] = []
+        cpus: list[float] = []
+        playouts: list[int] = []
+        capped = 0
+        seed = 50_000
+        while len(walls) < positions:
+            game = Game.new(seed, CONFIGS[config])
+            names = ("greedy", "medium")
+            while not game.is_over and len(walls) < positions:
+                p = game.current_player
+                assert p is not None
+                forced = game.forced_move()
+                if forced is not None:
+                    game.apply(forced)
+                    continue
+                view = game.view(p)
+                w0, c0 = time.perf_counter(), time.process_time()
+                d = decide(view, level="hard", seed=seed + game.version, budget=budget)
+                walls.append(time.perf_counter() - w0)
+                cpus.append(time.process_time() - c0)
+                playouts.append(d.iterations)
+                capped += d.capped
+                game.apply(decide(view, level=names[p], seed=seed).move, p)
+            seed += 1
+        print(
+            f"{'hard':<8} {config:<6} {len(walls):>9}"
+            f" {1000 * pct(walls, 0.5):>9.0f} {1000 * pct(walls, 0.95):>9.0f}"
+            f" {1000 * pct(cpus, 0.5):>8.0f} {1000 * pct(cpus, 0.95):>8.0f} {1000 * max(cpus):>8.0f}"
+            f" {sum(playouts) / len(playouts):>8.0f} {capped:>4}",
+            flush=True,
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--levels", default=",".join(LEVELS))
-    parser.add_argument("--tactics", action="store_true")
-    parser.add_argument("--lag-decisions", type=int, default=40)
-    parser.add_argument("--opponents", default=f"random,{HEURISTIC}")
-    parser.add_argument("--skip-games", action="store_true")
+    parser.add_argument("--pairings", default=DEFAULT_PAIRINGS, help="a:b,... (a is measured)")
+    parser.add_argument("--ladder", action="store_true", help="every pair of --players instead")
+    parser.add_argument("--players", default=",".join(PLAYERS))
+    parser.add_argument("--configs", default=",".join(CONFIGS))
+    parser.add_argument("--games", type=int, default=100, help="deals per pairing (each played twice)")
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--budget", type=int, default=None, help="hard's playouts (default: the default)")
+    parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--progress", type=int, default=40, help="print a running score every N games")
+    parser.add_argument("--out", default=None, help="append every game as a JSON line")
+    parser.add_argument("--ladder-from", default=None, help="JSON lines of earlier runs, for the Elo ladder")
+    parser.add_argument("--timing", type=int, default=0, help="only time hard on N positions per config")
     args = parser.parse_args(argv)
-    levels = [lv.strip() for lv in args.levels.split(",") if lv.strip()]
-    variant = "tactics variant" if args.tactics else "base game"
-    print(f"AI benchmark, {variant}, {args.games} games per pairing, {args.workers} workers", flush=True)
-    t0 = time.perf_counter()
-    if not args.skip_games:
-        opponents = tuple(o.strip() for o in args.opponents.split(",") if o.strip())
-        win_rates(levels, args.games, args.workers, args.tactics, opponents)
-    strongest = levels[-1]
-    views = sample_views(args.lag_decisions, args.tactics)
-    lags, wall = asyncio.run(measure_lag(strongest, views, 1))
+    if args.timing:
+        load = os.getloadavg()
+        print(f"load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs", flush=True)
+        timing([c.strip() for c in args.configs.split(",") if c.strip()], args.timing, args.budget)
+        return 0
+
+    if args.ladder:
+        players = [p.strip() for p in args.players.split(",") if p.strip()]
+        pairings = list(combinations(players, 2))
+    else:
+        pairings = [tuple(p.split(":")) for p in args.pairings.split(",") if p]  # type: ignore[misc]
+    configs = [c.strip() for c in args.configs.split(",") if c.strip()]
+    budget = args.budget if args.budget is not None else HARD_BUDGET.iterations
+    load = os.getloadavg()
     print(
-        f"\nloop lag while {strongest} thinks in a process pool ({len(views)} decisions, {wall:.1f}s):"
-        f" ticks {len(lags)}, p50 {1000 * statistics.median(lags):.1f} ms,"
-        f" p95 {1000 * pct(lags, 0.95):.1f} ms, max {1000 * max(lags):.1f} ms"
+        f"AI benchmark: {len(pairings)} pairings x {len(configs)} configs, {args.games} deals x 2 seats,"
+        f" hard budget {budget} playouts (cap {HARD_BUDGET.seconds}s), {args.processes} processes,"
+        f" load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs",
+        flush=True,
     )
-    inline, _ = asyncio.run(measure_inline_lag(strongest, views[:5]))
-    print(f"for contrast, the same on the loop itself (5 decisions): max lag {1000 * max(inline):.0f} ms")
-    print(f"total {time.perf_counter() - t0:.0f}s")
+    print(f"{'pairing':<16} {'config':<6} {'games':>5} {'score%':>7}  {'95% CI':<14} {'target':<10}"
+          f" {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} {'cap':>4} {'secs':>5}", flush=True)  # fmt: skip
+    t_start = time.perf_counter()
+    results: list[dict] = []
+    times_by_player: dict[str, list[float]] = defaultdict(list)
+    caps: dict[str, int] = defaultdict(int)
+    out = open(args.out, "a") if args.out else None  # noqa: SIM115
+    summary: list[str] = []
+    with ProcessPoolExecutor(args.processes) as pool:
+        for a, b in pairings:
+            for config in configs:
+                t0 = time.perf_counter()
+                jobs = [
+                    (a, b, config, seed, seat, args.budget)
+                    for seed in range(args.first_seed, args.first_seed + args.games)
+                    for seat in (0, 1)
+                ]
+                rows = []
+                for row in pool.map(play_game, jobs, chunksize=1):
+                    rows.append(row)
+                    if out:
+                        out.write(json.dumps(row) + "\n")
+                        out.flush()
+                    if len(rows) % args.progress == 0 and len(rows) < len(jobs):
+                        sofar = sum(r["score"] for r in rows)
+                        lo, hi = wilson(sofar, len(rows))
+                        print(
+                            f"  ... {a}:{b} {config} after {len(rows)} games: {100 * sofar / len(rows):.1f}%"
+                            f" [{100 * lo:.1f}, {100 * hi:.1f}], {time.perf_counter() - t0:.0f}s",
+                            flush=True,
+                        )
+                results.extend(rows)
+                score = sum(r["score"] for r in rows)
+                n = len(rows)
+                ts = [t for r in rows for t in r["times"]]
+                times_by_player[a].extend(ts)
+                cap = sum(r["capped"] for r in rows)
+                caps[a] += cap
+                lo, hi = wilson(score, n)
+                target = TARGETS.get(b) if a == "hard" else None
+                verdict = (
+                    "-" if target is None else (f">={target:.0%} " + ("met" if lo >= target else "NOT met"))
+                )
+                line = (
+                    f"{a + ':' + b:<16} {config:<6} {n:>5} {100 * score / n:>6.1f}%"
+                    f"  [{100 * lo:4.1f}, {100 * hi:5.1f}]"
+                    f" {verdict:<10} {1000 * pct(ts, 0.5):>7.0f} {1000 * pct(ts, 0.95):>7.0f}"
+                    f" {1000 * max(ts, default=float('nan')):>7.0f} {cap:>4} {time.perf_counter() - t0:>5.0f}"
+                )
+                print(line, flush=True)
+                summary.append(line)
+    if out:
+        out.close()
+    print(f"\n{'player':<8} {'decisions':>9} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'cap fired':>9}")
+    for player, ts in times_by_player.items():
+        print(
+            f"{player:<8} {len(ts):>9} {1000 * pct(ts, 0.5):>8.1f} {1000 * pct(ts, 0.95):>8.1f}"
+            f" {1000 * max(ts, default=float('nan')):>8.1f} {caps[player]:>9}"
+        )
+    pooled = list(results)
+    if args.ladder_from:
+        with open(args.ladder_from) as f:
+            pooled.extend(json.loads(line) for line in f if line.strip())
+    if pooled:
+        ladder = elo_ladder(pooled)
+        n_games = len(pooled)
+        print(f"\nElo ladder ({n_games} games, random = 0; all configurations pooled):")
+        for player, rating in sorted(ladder.items(), key=lambda kv: -kv[1]):
+            print(f"  {player:<8} {rating:>7.0f}")
+    load = os.getloadavg()
+    print(
+        f"\ntotal {time.perf_counter() - t_start:.0f}s,"
+        f" load at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
     return 0
 
 

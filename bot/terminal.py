@@ -29,7 +29,8 @@ from bot.notation import move_text, read_move
 from bot.records import GameRecordFile, RecordError, parse_record
 from bot.render import card_text, render_board, render_hand, render_move, sort_hand
 from bot.text import error_text, t
-from rules.ai import LEVELS, choose_move
+from rules.ai import LEVELS, Hint, choose_move, hint
+from rules.cards import parse_card
 from rules.errors import IllegalMove, NotationError
 from rules.game import Game, GameOptions
 from rules.moves import Claim, Draw, Move, PlayCard, parse_move
@@ -106,6 +107,16 @@ def describe_moves(moves: list[Move]) -> str:
     return t("terminal.legal_moves", moves="; ".join(parts + others))
 
 
+
+
+def describe_hint(h: Hint) -> str:
+    """A hint in one line: the move, the reason (by its code) and the chances."""
+    params = {k: card_text(parse_card(v)) if k == "card" else v for k, v in h.params.items()}
+    why = t(f"hint.reason.{h.reason}", **params)
+    chance = "" if h.win_chance is None else t("hint.chance", chance=f"{h.win_chance:.0%}")
+    return t("hint.line", move=move_text(h.move), reason=why, chance=chance)
+
+
 class Terminal:
     def __init__(self, game: Game, humans: set[int], names: tuple[str, str], level: str, seed: int,
                  inp: TextIO, out: TextIO) -> None:  # fmt: skip
@@ -165,6 +176,9 @@ class Terminal:
                 continue
             if word in ("moves", "m"):
                 self.say(describe_moves(game.legal_moves()))
+                continue
+            if word == "hint":
+                self.say(describe_hint(hint(game.view(p), seed=self.seed * 1_000_003 + game.version)))
                 continue
             try:
                 move = parse_input(text, game)

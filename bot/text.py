@@ -696,7 +696,7 @@ CATALOGUE.update(
             "  d  or  draw [clan|tactic] draw (end of turn)\n"
             "  p  or  pass              pass when you cannot play\n"
             "  scout / return R7 Fog / redeploy R7 3 5 / deserter R7 3 / traitor R7 3 5\n"
-            "Other: board, hand, moves (your legal moves), help, quit"
+            "Other: board, hand, moves (your legal moves), hint (the hard AI's suggestion), help, quit"
         ),
         "terminal.you": "You",
         "terminal.ai": "AI ({level})",
@@ -723,5 +723,37 @@ CATALOGUE.update(
         "terminal.replay_unknown": "I don't understand {text}. {help}",
         "terminal.cannot_read": "error: cannot read {path}: {reason}",
         "terminal.not_a_record": "error: {path} is not a game record we can replay: {reason}",
+    }
+)
+
+# ------------------------------------------------------------ the AI's hints
+CATALOGUE.update(
+    {
+        "hint.line": "Hint: {move} - {reason}{chance}.",
+        "hint.chance": " (your chances after it: about {chance})",
+        "hint.reason.claim": "stone {stone} is provably yours",
+        "hint.reason.completes_colour_run": "it completes a colour run at stone {stone}",
+        "hint.reason.completes_three_of_a_kind": "it completes three of a kind at stone {stone}",
+        "hint.reason.completes_colour": "it completes a colour at stone {stone}",
+        "hint.reason.completes_run": "it completes a run at stone {stone}",
+        "hint.reason.completes_sum": "it completes stone {stone}",
+        "hint.reason.builds_colour_run": "it builds towards a colour run at stone {stone}",
+        "hint.reason.builds_three_of_a_kind": "it builds towards three of a kind at stone {stone}",
+        "hint.reason.builds_colour": "it builds towards a colour at stone {stone}",
+        "hint.reason.builds_run": "it builds towards a run at stone {stone}",
+        "hint.reason.opens_stone": "it opens stone {stone}",
+        "hint.reason.dumps_card": "stone {stone} is where a weak card costs least",
+        "hint.reason.plays_joker": "{card} is worth most at stone {stone}",
+        "hint.reason.fog": "under Fog only the sum counts at stone {stone}",
+        "hint.reason.mud": "Mud makes stone {stone} a four-card fight",
+        "hint.reason.traitor": "{card} is worth more on your side at stone {to_stone}",
+        "hint.reason.deserter": "without {card} stone {stone} turns",
+        "hint.reason.redeploy": "{card} does more elsewhere",
+        "hint.reason.scout": "a look at three cards is worth a turn",
+        "hint.reason.scout_return": "you need those cards least",
+        "hint.reason.draw_clan": "you need clan cards",
+        "hint.reason.draw_tactic": "a tactic card is worth more now",
+        "hint.reason.pass": "you have nothing to play",
+        "hint.reason.only_move": "there is nothing else",
     }
 )

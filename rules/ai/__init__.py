@@ -1,4 +1,4 @@
-"""AI players: random, heuristic and a determinized Monte Carlo search.
+"""AI players: random, heuristics, two baselines of their own style, and a search.
 
 The one entry point for the bot and the terminal game::
 
@@ -8,11 +8,16 @@ It sees only the :class:`~rules.view.PlayerView` (never the opponent's hand), is
 (no I/O, no global state) and picklable end to end, so the bot can run it in a
 ``ProcessPoolExecutor`` via ``loop.run_in_executor(pool, partial(choose_move, view,
 level=..., seed=...))``. The same view, level, seed and an iteration budget give the same
-move. Claims are always taken when provable (they are free), and every phase is handled:
-draws, Scout draws and returns, passes.
+move on any machine. Every phase is handled: draws, Scout draws and returns, passes.
 
-Levels, weakest first: ``random``; ``easy`` (the heuristic with the odd slip);
-``medium`` (the heuristic); ``hard`` (search over the heuristic's candidates, ~1 s cap).
+Levels offered to players (:data:`LEVELS`), weakest first: ``random``; ``easy`` (the
+heuristic with the odd slip); ``medium`` (the heuristic); ``hard`` (determinized Monte
+Carlo search over every legal move, see :mod:`rules.ai.mcts` and docs/ai.md). Two more
+players for measurement (:data:`PLAYERS`): ``greedy`` and ``sniper``
+(:mod:`rules.ai.baselines`).
+
+:func:`hint` is the hard AI's suggestion with a reason a learner can read, as a code and
+parameters (:data:`REASONS`) that the bot and the terminal translate.
 """
 
 from __future__ import annotations
@@ -20,15 +25,32 @@ from __future__ import annotations
 import enum
 import random
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import Any
 
-from rules.ai import heuristic, mcts, random_player
-from rules.ai.mcts import Budget
-from rules.ai.situation import Situation, from_view
-from rules.moves import Claim, Move, PlayCard, Redeploy
+from rules.ai import baselines, heuristic, mcts, random_player
+from rules.ai.mcts import Budget, SearchResult
+from rules.ai.situation import from_view
+from rules.cards import ClanCard, Tactic, TacticCard, is_joker
+from rules.formations import Formation, side_strength
+from rules.moves import Claim, Deserter, Draw, Move, Pass, PlayCard, Redeploy, Scout, ScoutReturn, Traitor
 from rules.view import PlayerView
 
-__all__ = ["LEVELS", "AIPlayer", "Budget", "Level", "choose_move", "parse_level"]
+__all__ = [
+    "HARD_BUDGET",
+    "LEVELS",
+    "PLAYERS",
+    "REASONS",
+    "AIPlayer",
+    "Budget",
+    "Decision",
+    "Hint",
+    "Level",
+    "choose_move",
+    "decide",
+    "hint",
+    "parse_level",
+]
 
 
 class Level(enum.StrEnum):
@@ -36,21 +58,27 @@ class Level(enum.StrEnum):
     EASY = "easy"
     MEDIUM = "medium"
     HARD = "hard"
+    GREEDY = "greedy"
+    SNIPER = "sniper"
 
     def __str__(self) -> str:
         return self.value
 
 
-LEVELS: tuple[str, ...] = tuple(level.value for level in Level)
-#: Default search budget of ``hard``: deterministic iterations, wall-clock cap for safety.
-HARD_BUDGET = Budget(iterations=1200, seconds=1.2, candidates=8)
+#: The levels players choose from (the bot's practice menu), weakest first.
+LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
+#: Every player ``choose_move`` knows: the levels and the two baselines.
+PLAYERS: tuple[str, ...] = (*LEVELS, "greedy", "sniper")
+#: Default search budget of ``hard``: playouts (deterministic); the wall-clock cap only
+#: guards against a pathological position, and benchmarks count how often it fires.
+HARD_BUDGET = Budget(iterations=800, seconds=3.0)
 
 
 def parse_level(level: Level | str) -> Level:
     try:
         return Level(str(level).strip().lower())
     except ValueError:
-        raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}") from None
+        raise ValueError(f"unknown level {level!r}; choose one of {', '.join(PLAYERS)}") from None
 
 
 def _seed_from(view: PlayerView) -> int:
@@ -59,6 +87,49 @@ def _seed_from(view: PlayerView) -> int:
         " ".join(map(str, st.sides[0] + st.sides[1])) for st in view.stones
     )
     return zlib.crc32(text.encode())
+
+
+@dataclass
+class Decision:
+    """A move and how it was found: ``iterations`` playouts (0: no search), ``capped``
+    when the wall-clock cap stopped the search."""
+
+    move: Move
+    iterations: int = 0
+    capped: bool = False
+    search: SearchResult | None = None
+
+
+def decide(
+    view: PlayerView,
+    *,
+    level: Level | str = Level.HARD,
+    seed: int | None = None,
+    budget: Budget | int | float | None = None,
+) -> Decision:
+    """:func:`choose_move` with the search's figures (for benchmarks and hints)."""
+    lvl = parse_level(level)
+    moves = view.legal_moves()
+    if not moves:
+        raise ValueError("no legal move: it is not this player's turn or the game is over")
+    rng = random.Random(_seed_from(view) if seed is None else seed)
+    if lvl is Level.RANDOM:
+        return Decision(random_player.choose(moves, rng))
+    if lvl is Level.GREEDY:
+        return Decision(baselines.greedy(view, rng))
+    if lvl is Level.SNIPER:
+        return Decision(baselines.sniper(view, rng))
+    claims = [m for m in moves if isinstance(m, Claim)]
+    if claims:  # free and final: take every provable stone, lowest first
+        return Decision(min(claims, key=lambda m: m.stone))
+    if len(moves) == 1:
+        return Decision(moves[0])
+    if lvl is Level.EASY:
+        return Decision(heuristic.choose(from_view(view), rng, noise=0.6))
+    if lvl is Level.MEDIUM or view.phase in ("scout_draw", "scout_return"):
+        return Decision(heuristic.choose(from_view(view), rng))
+    result = mcts.search(view, rng, _budget(budget))
+    return Decision(result.move, result.iterations, result.capped, result)
 
 
 def choose_move(
@@ -71,31 +142,10 @@ def choose_move(
     """The AI's move for the viewer of ``view`` (whose turn it must be).
 
     ``seed`` None: derived from the position, so the choice is still reproducible.
-    ``budget`` (search levels): a :class:`Budget`, an int (iterations) or a float
+    ``budget`` (search levels): a :class:`Budget`, an int (playouts) or a float
     (seconds; not reproducible, the number of playouts varies with the machine).
     """
-    lvl = parse_level(level)
-    moves = view.legal_moves()
-    if not moves:
-        raise ValueError("no legal move: it is not this player's turn or the game is over")
-    rng = random.Random(_seed_from(view) if seed is None else seed)
-    if lvl is Level.RANDOM:
-        return random_player.choose(moves, rng)
-    claims = [m for m in moves if isinstance(m, Claim)]
-    if claims:  # free and final: take every provable stone, lowest first
-        return min(claims, key=lambda m: m.stone)
-    if len(moves) == 1:
-        return moves[0]
-    sit = from_view(view)
-    if lvl is Level.EASY:
-        return heuristic.choose(sit, rng, noise=0.6)
-    if lvl is Level.MEDIUM or not _is_play_decision(sit):
-        return heuristic.choose(sit, rng)
-    return mcts.search(sit, rng, _budget(budget))
-
-
-def _is_play_decision(sit: Situation) -> bool:
-    return sit.phase == "play" and any(isinstance(m, (PlayCard, Redeploy)) for m in sit.legal)
+    return decide(view, level=level, seed=seed, budget=budget).move
 
 
 def _budget(budget: Budget | int | float | None) -> Budget:
@@ -106,7 +156,7 @@ def _budget(budget: Budget | int | float | None) -> Budget:
     if isinstance(budget, bool):
         raise TypeError("budget must be a Budget, an int (iterations) or a float (seconds)")
     if isinstance(budget, int):
-        return replace(HARD_BUDGET, iterations=budget, seconds=None)
+        return replace(HARD_BUDGET, iterations=budget)
     return replace(HARD_BUDGET, iterations=10**9, seconds=float(budget))
 
 
@@ -121,3 +171,113 @@ class AIPlayer:
     def choose(self, view: PlayerView) -> Move:
         seed = None if self.seed is None else self.seed * 1_000_003 + view.version
         return choose_move(view, level=self.level, seed=seed, budget=self.budget)
+
+
+# --------------------------------------------------------------------------- hints
+
+#: Every reason code :func:`hint` can give, with the parameters it carries.
+REASONS: dict[str, tuple[str, ...]] = {
+    "claim": ("stone",),  # this stone is provably yours: take it
+    "completes_colour_run": ("stone",),
+    "completes_three_of_a_kind": ("stone",),
+    "completes_colour": ("stone",),
+    "completes_run": ("stone",),
+    "completes_sum": ("stone",),
+    "builds_colour_run": ("stone",),  # a card towards a formation still open at the stone
+    "builds_three_of_a_kind": ("stone",),
+    "builds_colour": ("stone",),
+    "builds_run": ("stone",),
+    "opens_stone": ("stone",),  # the first card at an empty side
+    "dumps_card": ("stone",),  # a weak card where it costs least
+    "plays_joker": ("card", "stone"),
+    "fog": ("stone",),  # Fog: only the sum counts there
+    "mud": ("stone",),  # Mud: four cards needed there
+    "traitor": ("card", "from_stone", "to_stone"),
+    "deserter": ("card", "stone"),
+    "redeploy": ("card", "from_stone", "to_stone"),  # to_stone None: discarded
+    "scout": (),
+    "scout_return": ("cards",),
+    "draw_clan": (),
+    "draw_tactic": (),
+    "pass": (),
+    "only_move": (),
+}
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The hard AI's suggestion: ``move``, why (``reason`` from :data:`REASONS` with its
+    ``params``: stones 1-9, cards as text), and the search's estimated chance to win
+    after it (None when no search was needed)."""
+
+    move: Move
+    reason: str
+    params: dict[str, Any] = field(default_factory=dict)
+    win_chance: float | None = None
+
+
+def hint(view: PlayerView, *, seed: int | None = None, budget: Budget | int | float | None = None) -> Hint:
+    """What the hard AI would play in ``view`` and why, for a learner."""
+    d = decide(view, level=Level.HARD, seed=seed, budget=budget)
+    chance = None
+    if d.search is not None and d.move in d.search.stats:
+        chance = round(d.search.stats[d.move][0], 2)
+    reason, params = _reason(view, d.move, len(view.legal_moves()))
+    return Hint(d.move, reason, params, chance)
+
+
+_COMPLETES = {
+    Formation.COLOUR_RUN: "completes_colour_run",
+    Formation.THREE_OF_A_KIND: "completes_three_of_a_kind",
+    Formation.COLOUR: "completes_colour",
+    Formation.RUN: "completes_run",
+    Formation.SUM: "completes_sum",
+}
+_BUILDS = {4: "builds_colour_run", 3: "builds_three_of_a_kind", 2: "builds_colour", 1: "builds_run"}
+
+
+def _reason(view: PlayerView, move: Move, n_legal: int) -> tuple[str, dict[str, Any]]:
+    if isinstance(move, Claim):
+        return "claim", {"stone": move.stone}
+    if n_legal == 1:
+        return "only_move", {}
+    if isinstance(move, Draw):
+        return ("draw_tactic" if move.deck == "tactic" else "draw_clan"), {}
+    if isinstance(move, Pass):
+        return "pass", {}
+    if isinstance(move, Scout):
+        return "scout", {}
+    if isinstance(move, ScoutReturn):
+        return "scout_return", {"cards": [str(c) for c in move.cards]}
+    if isinstance(move, Traitor):
+        return "traitor", {"card": str(move.card), "from_stone": move.from_stone, "to_stone": move.to_stone}
+    if isinstance(move, Deserter):
+        return "deserter", {"card": str(move.card), "stone": move.stone}
+    if isinstance(move, Redeploy):
+        return "redeploy", {"card": str(move.card), "from_stone": move.from_stone, "to_stone": move.to_stone}
+    assert isinstance(move, PlayCard)
+    card, stone = move.card, move.stone
+    if isinstance(card, TacticCard) and card.tactic is Tactic.FOG:
+        return "fog", {"stone": stone}
+    if isinstance(card, TacticCard) and card.tactic is Tactic.MUD:
+        return "mud", {"stone": stone}
+    st = view.stone(stone)
+    side = [*st.sides[view.player], card]
+    if len(side) >= st.needed:
+        ruleset = view.options.rules
+        strength = side_strength(
+            [c for c in side if not c.is_tactic or is_joker(c)],
+            needed=st.needed,
+            fog=st.fog is not None,
+            ruleset=ruleset,
+        )
+        return _COMPLETES[strength.formation], {"stone": stone}
+    if is_joker(card):
+        return "plays_joker", {"card": str(card), "stone": stone}
+    if len(side) == 1:
+        return "opens_stone", {"stone": stone}
+    clan = [c for c in side if isinstance(c, ClanCard)]
+    shape = mcts._shape(clan, st.needed) if clan else 4
+    if shape == 0 or st.fog is not None:
+        return "dumps_card", {"stone": stone}
+    return _BUILDS[shape], {"stone": stone}

@@ -1,16 +1,27 @@
-"""Determinized Monte Carlo search for the play decision.
+"""The ``hard`` search: determinized Monte Carlo over every legal move.
 
-Each iteration deals the unseen clan cards at random into the opponent's hand and the
-deck (a *determinization*: one world consistent with what the AI sees), applies one
-candidate move, and plays the game out on a light simulator with a cheap "fit" policy
-for both sides. The root is a UCB1 bandit over the heuristic's best candidates, primed
-with the heuristic's scores, so the search only has to correct the heuristic where
-playing on shows it wrong. Sampling a new world every iteration averages over the hidden
-cards instead of trusting one guess (the information-set idea, at depth one).
+Each *iteration* deals the cards the AI cannot see (the opponent's hand, clan and tactic
+cards in their public numbers, and both decks' order) at random, applies one root move
+on a light simulator of the game and plays the game out with a cheap policy for both
+sides, tactic cards included. The root decision is a fixed-budget best-arm problem, so
+the budget is spent by *sequential halving*: every legal move gets playouts in the first
+round, the better half goes on to the next round with twice the playouts, and so on until
+one is left. Within a round every move is played out in the *same* sampled worlds with
+the same playout seeds (common random numbers), so moves are compared on equal luck and
+a few dozen playouts separate them where independent samples would need hundreds.
 
-The simulator is deliberately simpler than the engine: no claims during the rollout, no
-tactic cards after the root move; at the end every stone is decided by comparison
-(ties to the side completed first) and the game by three adjacent stones, else by count.
+Sampling a new world for every iteration averages over the hidden cards instead of
+trusting one guess: this is information-set Monte Carlo at depth one (the moves after the
+root are made by the playout policy, not by a tree). The budget is a number of
+iterations, so the same view and seed give the same move on any machine; a wall-clock
+cap (``Budget.seconds``) only guards against a pathological case and is reported.
+
+The simulator (:class:`World`) is simpler than the engine: no claims during a playout
+(every stone is decided by comparison at the end, ties to the side completed first, then
+three adjacent stones, else the count), and the tactic cards follow simple rules in the
+playouts: jokers where they complete a strong formation, Traitor and Deserter against the
+opponent's best side, Fog against a strong formation, Mud against a complete side,
+Redeploy away from a lost stone, Scout as a draw.
 """
 
 from __future__ import annotations
@@ -18,72 +29,364 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from rules.ai.heuristic import Evaluator, ranked_moves
-from rules.ai.situation import Situation, StoneState, side_key
-from rules.cards import Card, ClanCard
-from rules.moves import Move
+from rules.ai.situation import side_key
+from rules.cards import Card, ClanCard, Tactic, TacticCard, TacticKind, tactic_card
+from rules.claims import prove_claim
+from rules.moves import Deserter, Draw, Move, Pass, PlayCard, Redeploy, Scout, Traitor
+from rules.rulesets import Ruleset, get_ruleset
+from rules.view import PlayerView
+
+STONES = 9
+FOG = tactic_card(Tactic.FOG)
+MUD = tactic_card(Tactic.MUD)
+LEADER = tactic_card(Tactic.LEADER)
+SCOUT = tactic_card(Tactic.SCOUT)
+TACTIC_TRY = 0.35
+RACE = True  # decide stones in the playouts as soon as both sides are complete
+PROOF = False  # ... or as soon as a complete side is provable (the engine's proofs)
+NOISE = 0.1
+AWARE = False
+_LOST_FIT = 1.0  # chance per turn that a playout player with a tactic card looks for a use
 
 
 @dataclass(frozen=True)
 class Budget:
-    """How long to think: iterations (deterministic), with an optional wall-clock cap."""
+    """How long to think: ``iterations`` playouts (deterministic); ``seconds`` is only a
+    safety cap on wall time (None: none). ``candidates`` is accepted for compatibility
+    and ignored: every legal move is searched."""
 
-    iterations: int = 600
-    seconds: float | None = None
-    candidates: int = 8
+    iterations: int = 400
+    seconds: float | None = 5.0
+    candidates: int | None = None
 
 
-class _Sim:
-    """Two hands, a deck, and the open stones; just enough to play out a game."""
+@dataclass
+class SearchResult:
+    move: Move
+    iterations: int  # playouts run
+    capped: bool  # the wall-clock cap stopped the search early
+    #: Per searched move: (mean playout score for the AI in [0, 1], playouts).
+    stats: dict[Move, tuple[float, int]] = field(default_factory=dict)
+    #: The stones owned at the end of the playouts of the chosen move: fraction per stone
+    #: (relative: + mine, - theirs), for hints.
+    stone_share: list[float] = field(default_factory=list)
 
-    __slots__ = ("deck", "done", "fog", "hands", "need", "owner", "ruleset", "sides", "step")
 
-    def __init__(
-        self, sit: Situation, stones: list[StoneState], hands: list[list[ClanCard]], deck: list[ClanCard]
-    ) -> None:
-        self.ruleset = sit.ruleset
-        self.sides = [[list(st.mine) for st in stones], [list(st.theirs) for st in stones]]
-        self.owner = [st.owner for st in stones]
-        self.need = [st.needed for st in stones]
-        self.fog = [st.fog for st in stones]
-        # Completion order breaks ties; sides complete before the search: as the view says.
-        self.done = [[0] * len(stones), [0] * len(stones)]
-        for i, st in enumerate(stones):
-            if st.first_complete is not None:
-                self.done[1 - st.first_complete][i] = 1
-        self.hands = hands
-        self.deck = deck
-        self.step = 2
+# --------------------------------------------------------------------------- fit
+
+
+_FIT: dict[int, float] = {}  # by (side mask, card id, Mud): the same few thousand pairs recur
+
+
+def _fit(card: Card, side: list[Card], need: int) -> float:
+    """How well a card fits a side: continuing a formation > opening > junk."""
+    clan = [c for c in side if isinstance(c, ClanCard)]
+    if not isinstance(card, ClanCard):  # a joker: strong where it completes a formation
+        if not clan:
+            return 1.0
+        if len(side) + 1 < need:
+            return 2.0
+        return 6.5 if _shape(clan, need) >= 3 else 3.0
+    v = card.value
+    if not clan:
+        return 1.5 + 0.1 * v if not side else 4.0 + 0.1 * v  # beside a joker: fine
+    shape = _shape([*clan, card], need)
+    return (0.5, 2.5, 3.5, 5.0, 6.0)[shape] + 0.1 * v + (0.7 if shape == 0 and len(clan) < 2 else 0)
+
+
+def _card_value(card: Card) -> int:
+    """A card's value for keeping or taking it: tactic cards above every clan card."""
+    return card.value if isinstance(card, ClanCard) else 99
+
+
+def _shape(clan: list[ClanCard], need: int) -> int:
+    """Best formation these clan cards can still be part of: 4 colour run .. 0 sum."""
+    c0 = clan[0]
+    same_colour = all(c.colour == c0.colour for c in clan)
+    values = [c.value for c in clan]
+    lo, hi = min(values), max(values)
+    if lo == hi and len(clan) > 1:
+        return 3
+    distinct = len(set(values)) == len(values)
+    run = distinct and hi - lo <= need - 1
+    if run and same_colour:
+        return 4
+    if same_colour:
+        return 2
+    if run:
+        return 1
+    return 0
+
+
+# --------------------------------------------------------------------------- the world
+
+
+class World:
+    """Both hands, both decks and the open stones; just enough to play a game out.
+    Player 0 is the AI, 1 the opponent."""
+
+    __slots__ = (
+        "clan",
+        "done",
+        "final_owners",
+        "fog",
+        "hands",
+        "leader",
+        "masks",
+        "need",
+        "owner",
+        "ruleset",
+        "sides",
+        "step",
+        "tac",
+        "tp",
+        "unplayed",
+        "winner",
+    )
+
+    ruleset: Ruleset
+    sides: list[list[list[Card]]]  # [player][stone]
+    masks: list[list[int]]
+    owner: list[int | None]
+    need: list[int]
+    fog: list[bool]
+    done: list[list[int]]  # when each side became complete (ties go to the earlier)
+    hands: list[list[Card]]
+    clan: list[Card]  # last = top
+    tac: list[Card]
+    tp: list[int]  # tactic cards played
+    leader: list[bool]
+    step: int
+    final_owners: list[int | None]  # set by score()
+    winner: int | None  # the race is over: three adjacent stones or five
+    unplayed: int  # mask of the clan cards not on the table, for claim proofs
+
+    def copy(self) -> World:
+        w = object.__new__(World)
+        w.ruleset = self.ruleset
+        w.sides = [[list(s) for s in self.sides[0]], [list(s) for s in self.sides[1]]]
+        w.masks = [list(self.masks[0]), list(self.masks[1])]
+        w.owner = list(self.owner)
+        w.need = list(self.need)
+        w.fog = list(self.fog)
+        w.done = [list(self.done[0]), list(self.done[1])]
+        w.hands = [list(self.hands[0]), list(self.hands[1])]
+        w.clan = list(self.clan)
+        w.tac = list(self.tac)
+        w.tp = list(self.tp)
+        w.leader = list(self.leader)
+        w.step = self.step
+        w.winner = self.winner
+        w.unplayed = self.unplayed
+        return w
+
+    # ---- small edits
+
+    def put(self, p: int, s: int, card: Card) -> None:
+        side = self.sides[p][s]
+        side.append(card)
+        self.masks[p][s] |= 1 << card.id
+        self.unplayed &= ~(1 << card.id)
+        if len(side) >= self.need[s]:
+            if not self.done[p][s]:
+                self.done[p][s] = self.step
+            if RACE and self.owner[s] is None:
+                if len(self.sides[p ^ 1][s]) >= self.need[s]:
+                    self._settle(s)
+                elif PROOF and prove_claim(
+                    side, self.sides[p ^ 1][s], self.unplayed, needed=self.need[s], fog=self.fog[s],
+                    mine_completed_first=True, ruleset=self.ruleset,
+                ).ok:
+                    self._decide(s, p)
+        self.step += 1
+
+    def _settle(self, s: int) -> None:
+        """Both sides complete: the stone is decided now, and maybe the game (the race
+        for three adjacent stones or five)."""
+        n, rs = self.need[s], self.ruleset
+        ka = side_key(self.sides[0][s], n, self.fog[s], rs)
+        kb = side_key(self.sides[1][s], n, self.fog[s], rs)
+        tie_to_0 = self.done[0][s] <= self.done[1][s]
+        self._decide(s, (0 if ka > kb else 1) if ka != kb else (0 if tie_to_0 else 1))
+
+    def _decide(self, s: int, q: int) -> None:
+        owner = self.owner
+        owner[s] = q
+        if self.winner is None:
+            if owner.count(q) >= 5:
+                self.winner = q
+            else:
+                for a in range(max(0, s - 2), min(s, STONES - 3) + 1):
+                    if owner[a] == q and owner[a + 1] == q and owner[a + 2] == q:
+                        self.winner = q
+                        break
+
+    def take(self, p: int, s: int, card: Card) -> None:
+        side = self.sides[p][s]
+        side.remove(card)
+        self.masks[p][s] &= ~(1 << card.id)
+        if len(side) < self.need[s]:
+            self.done[p][s] = 0
+
+    def draw(self, p: int, rng: random.Random) -> None:
+        hand = self.hands[p]
+        if self.tac and (not self.clan or (not any(c.is_tactic for c in hand) and rng.random() < 0.3)):
+            hand.append(self.tac.pop())
+        elif self.clan:
+            hand.append(self.clan.pop())
+
+    def room(self, p: int) -> list[int]:
+        sides, owner, need = self.sides[p], self.owner, self.need
+        return [s for s in range(STONES) if owner[s] is None and len(sides[s]) < need[s]]
+
+    # ---- moves of the engine, applied to the world (the root move)
+
+    def apply_root(self, move: Move, rng: random.Random, phase: str) -> None:
+        """Apply the AI's root move; then the AI's draw if the move was a play."""
+        hand = self.hands[0]
+        if isinstance(move, Draw):
+            if move.deck == "tactic" and self.tac:
+                hand.append(self.tac.pop())
+            elif move.deck == "clan" and self.clan:
+                hand.append(self.clan.pop())
+            return
+        if isinstance(move, Pass):
+            return
+        if isinstance(move, Scout):
+            hand.remove(SCOUT)
+            self.tp[0] += 1
+            self._scout(0)
+            return
+        if isinstance(move, PlayCard):
+            card = move.card
+            hand.remove(card)
+            s = move.stone - 1
+            if isinstance(card, TacticCard):
+                self.tp[0] += 1
+                if card is LEADER:
+                    self.leader[0] = True
+                if card is FOG:
+                    self.fog[s] = True
+                elif card is MUD:
+                    self._mud(s)
+                else:
+                    self.put(0, s, card)
+            else:
+                self.put(0, s, card)
+        elif isinstance(move, Redeploy):
+            hand.remove(tactic_card(Tactic.REDEPLOY))
+            self.tp[0] += 1
+            s = move.from_stone - 1
+            t = None if move.to_stone is None else move.to_stone - 1
+            if move.card is FOG:
+                self.fog[s] = False
+                if t is not None:
+                    self.fog[t] = True
+            elif move.card is MUD:
+                self.need[s] = 3
+                if t is not None:
+                    self._mud(t)
+            else:
+                self.take(0, s, move.card)
+                if t is not None:
+                    self.put(0, t, move.card)
+        elif isinstance(move, Deserter):
+            hand.remove(tactic_card(Tactic.DESERTER))
+            self.tp[0] += 1
+            s = move.stone - 1
+            if move.card is FOG:
+                self.fog[s] = False
+            elif move.card is MUD:
+                self.need[s] = 3
+            else:
+                self.take(1, s, move.card)
+        elif isinstance(move, Traitor):
+            hand.remove(tactic_card(Tactic.TRAITOR))
+            self.tp[0] += 1
+            self.take(1, move.from_stone - 1, move.card)
+            self.put(0, move.to_stone - 1, move.card)
+        if phase == "play":
+            self.draw(0, rng)
+
+    def _mud(self, s: int) -> None:
+        self.need[s] = 4
+        for p in (0, 1):
+            if len(self.sides[p][s]) < 4:
+                self.done[p][s] = 0
+
+    def _scout(self, p: int) -> None:
+        """Scout in a playout: draw three, put back the two weakest (on the clan deck)."""
+        hand = self.hands[p]
+        for _ in range(3):
+            if self.clan:
+                hand.append(self.clan.pop())
+            elif self.tac:
+                hand.append(self.tac.pop())
+        for _ in range(2):
+            if len(hand) <= 0:
+                break
+            worst = min(hand, key=_card_value)
+            hand.remove(worst)
+            (self.tac if worst.is_tactic else self.clan).append(worst)
+
+    # ---- the playout
 
     def rollout(self, player: int, rng: random.Random) -> float:
-        """Play to the end with ``player`` to move; my (player 0's) score in [0, 1]."""
-        sides, owner, need, hands, deck = self.sides, self.owner, self.need, self.hands, self.deck
-        nstones = len(owner)
-        # Per player: the stones with room, and each side's card mask (the fit memo's key).
-        room = [
-            [s for s in range(nstones) if owner[s] is None and len(sides[p][s]) < need[s]] for p in (0, 1)
-        ]
-        masks = [[sum(1 << c.id for c in side) for side in sides[p]] for p in (0, 1)]
-        memo = _FIT
+        """Play to the end with ``player`` to move; the AI's (player 0's) score in [0, 1]."""
         passes = 0
-        while passes < 2:
-            hand = hands[player]
-            open_ = room[player]
-            if not hand or not open_:
-                passes += 1
-                player ^= 1
-                continue
+        memo = _FIT
+        owner, need, all_sides, masks = self.owner, self.need, self.sides, self.masks
+        tactics = bool(self.tac) or any(c.is_tactic for h in self.hands for c in h)
+        while passes < 2 and self.winner is None:
+            hand = self.hands[player]
+            mine = all_sides[player]
+            open_ = [s for s in range(STONES) if owner[s] is None and len(mine[s]) < need[s]]
+            if tactics:
+                if (
+                    hand
+                    and self.tp[player] <= self.tp[player ^ 1]
+                    and rng.random() < TACTIC_TRY
+                    and any(c.is_tactic for c in hand)
+                    and self._tactic(player, rng, forced=False)
+                ):
+                    passes = 0
+                    self.draw(player, rng)
+                    player ^= 1
+                    continue
+                clan = [i for i, c in enumerate(hand) if not c.is_tactic]
+                if not clan or not open_:
+                    if (
+                        open_
+                        and hand
+                        and self.tp[player] <= self.tp[player ^ 1]
+                        and self._tactic(player, rng, forced=True)
+                    ):
+                        passes = 0
+                        self.draw(player, rng)
+                    else:
+                        passes += 1
+                    player ^= 1
+                    continue
+                n = len(clan)
+            else:
+                n = len(hand)
+                if not n or not open_:
+                    passes += 1
+                    player ^= 1
+                    continue
+                clan = None
             passes = 0
-            mine, mask = sides[player], masks[player]
-            n = len(hand)
+            mask = masks[player]
             if n > 2:  # two random cards, each to its best stone: cheap and not blind
                 i = rng.randrange(n)
                 j = rng.randrange(n - 1)
-                picks: tuple[int, ...] = (i, j + 1 if j >= i else j)
+                picks: list[int] | tuple[int, ...] = (i, j + 1 if j >= i else j)
             else:
-                picks = tuple(range(n))
+                picks = range(n)  # type: ignore[assignment]
+            if clan is not None:
+                picks = [clan[k] for k in picks]
             best = -1.0
             best_i = best_s = 0
             for i in picks:
@@ -96,37 +399,164 @@ class _Sim:
                         f = memo[key] = _fit(card, mine[s], need[s])
                     if f > best:
                         best, best_i, best_s = f, i, s
-            if rng.random() < 0.1:  # a little noise keeps the playouts varied
+            if rng.random() < NOISE:  # a little noise keeps the playouts varied
                 best_s = open_[rng.randrange(len(open_))]
             card = hand.pop(best_i)
-            side = mine[best_s]
-            side.append(card)
-            mask[best_s] |= 1 << card.id
-            if len(side) >= need[best_s]:
-                self.done[player][best_s] = self.step
-                open_.remove(best_s)
-            self.step += 1
-            if deck:
-                hand.append(deck.pop())
+            self.put(player, best_s, card)
+            if tactics:
+                self.draw(player, rng)
+            elif self.clan:
+                hand.append(self.clan.pop())
             player ^= 1
         return self.score()
 
-    def score(self) -> float:
+    def _tactic(self, p: int, rng: random.Random, *, forced: bool) -> bool:
+        """Play one of p's tactic cards by the playout rules; False if none applies."""
+        hand = self.hands[p]
+        o = p ^ 1
+        for card in dict.fromkeys(c for c in hand if isinstance(c, TacticCard)):
+            t = card.tactic
+            done = False
+            if t.kind is TacticKind.MORALE:
+                if t is Tactic.LEADER and self.leader[p]:
+                    continue
+                done = self._joker(p, card, forced)
+            elif t is Tactic.TRAITOR:
+                done = self._traitor(p, o)
+            elif t is Tactic.DESERTER:
+                done = self._deserter(o)
+            elif t is Tactic.FOG:
+                done = self._fog_at(o)
+            elif t is Tactic.MUD:
+                done = self._mud_at(p, o)
+            elif t is Tactic.REDEPLOY:
+                done = self._redeploy(p, o)
+            elif t is Tactic.SCOUT:
+                done = forced or rng.random() < 0.3
+                if done:
+                    hand.remove(card)
+                    self.tp[p] += 1
+                    self._scout(p)
+                    return True
+            if done:
+                hand.remove(card)
+                self.tp[p] += 1
+                if t is Tactic.LEADER:
+                    self.leader[p] = True
+                return True
+        return False
+
+    def _joker(self, p: int, card: Card, forced: bool) -> bool:
+        best, best_s = -1.0, -1
+        for s in self.room(p):
+            f = _fit(card, self.sides[p][s], self.need[s])
+            if f > best:
+                best, best_s = f, s
+        if best_s < 0 or (best < 6 and not forced):
+            return False
+        self.put(p, best_s, card)
+        return True
+
+    def _strongest_open(self, o: int) -> int:
+        """The open stone where ``o``'s side is fullest and strongest, or -1."""
+        best, best_s = -1.0, -1
+        for s in range(STONES):
+            side = self.sides[o][s]
+            if self.owner[s] is not None or len(side) < 2:
+                continue
+            clan = [c for c in side if isinstance(c, ClanCard)]
+            value = len(side) * 10 + (_shape(clan, self.need[s]) if clan else 4) * 3
+            if value > best:
+                best, best_s = value, s
+        return best_s
+
+    def _traitor(self, p: int, o: int) -> bool:
+        s = self._strongest_open(o)
+        if s < 0:
+            return False
+        clan = [c for c in self.sides[o][s] if isinstance(c, ClanCard)]
+        room = self.room(p)
+        if not clan or not room:
+            return False
+        best, card, to = -1.0, clan[0], room[0]
+        for c in clan:
+            for t in room:
+                f = _fit(c, self.sides[p][t], self.need[t])
+                if f > best:
+                    best, card, to = f, c, t
+        if best < 3:
+            return False
+        self.take(o, s, card)
+        self.put(p, to, card)
+        return True
+
+    def _deserter(self, o: int) -> bool:
+        s = self._strongest_open(o)
+        if s < 0 or len(self.sides[o][s]) < self.need[s]:
+            return False
+        side = self.sides[o][s]
+        card = max(side, key=_card_value)
+        self.take(o, s, card)
+        return True
+
+    def _fog_at(self, o: int) -> bool:
+        s = self._strongest_open(o)
+        if s < 0 or self.fog[s]:
+            return False
+        clan = [c for c in self.sides[o][s] if isinstance(c, ClanCard)]
+        if not clan or _shape(clan, self.need[s]) < 2:
+            return False
+        self.fog[s] = True
+        return True
+
+    def _mud_at(self, p: int, o: int) -> bool:
+        for s in range(STONES):
+            if (
+                self.owner[s] is None
+                and self.need[s] == 3
+                and len(self.sides[o][s]) >= 3
+                and len(self.sides[p][s]) < 3
+            ):
+                self._mud(s)
+                return True
+        return False
+
+    def _redeploy(self, p: int, o: int) -> bool:
+        """Move a card away from a stone where the opponent is complete and I am not."""
+        room = self.room(p)
+        for s in range(STONES):
+            mine = self.sides[p][s]
+            if self.owner[s] is None and mine and len(self.sides[o][s]) >= self.need[s] > len(mine):
+                card = mine[-1]
+                targets = [t for t in room if t != s]
+                if not targets:
+                    return False
+                to = max(targets, key=lambda t: _fit(card, self.sides[p][t], self.need[t]))
+                self.take(p, s, card)
+                self.put(p, to, card)
+                return True
+        return False
+
+    def owners_at_end(self) -> list[int | None]:
         owners = list(self.owner)
-        sides, need, fog, done = self.sides, self.need, self.fog, self.done
+        sides, need, fog, done, rs = self.sides, self.need, self.fog, self.done, self.ruleset
         for s, o in enumerate(owners):
             if o is not None:
                 continue
             a, b, n = sides[0][s], sides[1][s], need[s]
             fa, fb = len(a) >= n, len(b) >= n
             if fa and fb:
-                ka, kb = side_key(a, n, fog[s], self.ruleset), side_key(b, n, fog[s], self.ruleset)
+                ka, kb = side_key(a, n, fog[s], rs), side_key(b, n, fog[s], rs)
                 if ka != kb:
                     owners[s] = 0 if ka > kb else 1
                 else:
                     owners[s] = 0 if done[0][s] <= done[1][s] else 1
             elif fa or fb:
                 owners[s] = 0 if fa else 1
+        return owners
+
+    def score(self) -> float:
+        owners = self.final_owners = self.owners_at_end()
         adjacent = [False, False]
         streak = [0, 0]
         for o in owners:
@@ -135,7 +565,9 @@ class _Sim:
                 if streak[p] >= 3:
                     adjacent[p] = True
         c0, c1 = owners.count(0), owners.count(1)
-        if adjacent[0] != adjacent[1]:
+        if self.winner is not None:
+            won = 1.0 - self.winner
+        elif adjacent[0] != adjacent[1]:
             won = 1.0 if adjacent[0] else 0.0
         else:
             won = 1.0 if c0 > c1 else 0.0 if c1 > c0 else 0.5
@@ -143,85 +575,148 @@ class _Sim:
         return 0.85 * won + 0.15 * (c0 - c1 + 9) / 18
 
 
-_FIT: dict[int, float] = {}  # fit by (side mask, card, Mud): the same few thousand pairs recur
+# --------------------------------------------------------------------------- the view
 
 
-def _fit(card: ClanCard, side: list[Card], need: int) -> float:
-    """How well a card fits a side: continuing a formation > opening > junk."""
-    v = card.value
-    clan = [c for c in side if isinstance(c, ClanCard)]
-    if not clan:
-        return 1.5 + 0.1 * v if not side else 4.0 + 0.1 * v  # beside a joker: fine
-    colour = card.colour
-    same_colour = True
-    same_value = True
-    lo = hi = v
-    for c in clan:
-        if c.colour != colour:
-            same_colour = False
-        cv = c.value
-        if cv != v:
-            same_value = False
-        lo = cv if cv < lo else lo
-        hi = cv if cv > hi else hi
-    distinct = len({c.value for c in clan}) == len(clan) and all(c.value != v for c in clan)
-    run = distinct and hi - lo <= need - 1
-    if run and same_colour:
-        return 6.0 + 0.1 * v
-    if same_value:
-        return 5.0 + 0.1 * v
-    if same_colour:
-        return 3.5 + 0.1 * v
-    if run:
-        return 2.5 + 0.1 * v
-    return (1.2 if len(clan) >= 2 else 0.5) + 0.1 * v
+class Root:
+    """What the search knows, from the PlayerView only: the table, the own hand, and the
+    unseen cards to deal into the opponent's hand and the decks."""
+
+    def __init__(self, view: PlayerView) -> None:
+        me, o = view.player, view.opponent
+        opts = view.options
+        self.ruleset = rs = get_ruleset(opts.ruleset)
+        self.view = view
+        w = object.__new__(World)
+        w.ruleset = rs
+        w.sides = [[list(st.sides[me]) for st in view.stones], [list(st.sides[o]) for st in view.stones]]
+        w.masks = [[sum(1 << c.id for c in side) for side in w.sides[p]] for p in (0, 1)]
+        w.owner = [None if st.owner is None else (0 if st.owner == me else 1) for st in view.stones]
+        w.need = [st.needed for st in view.stones]
+        w.fog = [st.fog is not None for st in view.stones]
+        w.done = [[0] * STONES, [0] * STONES]
+        for i, st in enumerate(view.stones):
+            f = st.first_complete
+            if f is not None:
+                w.done[1 if f == me else 0][i] = 1  # the other side, if complete, came later
+        w.hands = [list(view.hand), []]
+        w.clan, w.tac = [], []
+        w.tp = [view.tactics_played[me], view.tactics_played[o]]
+        w.leader = [bool(view.leaders_played[me]), bool(view.leaders_played[o])]
+        w.step = 2
+        w.winner = None
+        on_table = [c for st in view.stones for side in st.sides for c in side]
+        gone = on_table + [c for _, c in view.discards]
+        w.unplayed = sum(1 << c.id for c in rs.clan_deck()) & ~sum(1 << c.id for c in gone if not c.is_tactic)
+        self.world = w
+        seen: list[Card] = [c for st in view.stones for side in st.sides for c in side]
+        seen += [c for st in view.stones for c, _ in st.terrain]
+        seen += [c for _, c in view.discards] + list(view.hand)
+        seen += [c for _, _, c in view.known_deck_cards] + list(view.opponent_known_cards)
+        unseen = list(rs.clan_deck()) + (list(rs.tactic_deck()) if opts.tactics else [])
+        for c in seen:
+            if c in unseen:
+                unseen.remove(c)
+        self.unseen_clan = [c for c in unseen if not c.is_tactic]
+        self.unseen_tac = [c for c in unseen if c.is_tactic]
+        self.opp_known = list(view.opponent_known_cards)
+        self.opp_tactics = view.opponent_hand_tactics - sum(1 for c in self.opp_known if c.is_tactic)
+        self.opp_clan = view.opponent_hand_size - len(self.opp_known) - self.opp_tactics
+        self.known_deck = list(view.known_deck_cards)
+
+    def deal(self, rng: random.Random) -> World:
+        """One world consistent with the view."""
+        w = self.world.copy()
+        clan = list(self.unseen_clan)
+        tac = list(self.unseen_tac)
+        rng.shuffle(clan)
+        rng.shuffle(tac)
+        nt = max(0, min(self.opp_tactics, len(tac)))
+        nc = max(0, min(self.opp_clan, len(clan)))
+        w.hands[1] = self.opp_known + tac[:nt] + clan[:nc]
+        decks = {"clan": clan[nc:], "tactic": tac[nt:]}
+        for deck, depth, card in sorted(self.known_deck, key=lambda k: -k[1]):
+            d = decks[deck]
+            d.insert(max(0, len(d) - depth), card)
+        w.clan, w.tac = decks["clan"], decks["tactic"]
+        return w
 
 
-def _deal(sit: Situation, rng: random.Random) -> tuple[list[ClanCard], list[ClanCard]]:
-    """One world: the opponent's clan cards and the clan deck (last = top)."""
-    known = {c: depth for deck, depth, c in sit.known_deck if isinstance(c, ClanCard)}
-    held = [c for c in sit.opp_known if isinstance(c, ClanCard) and c in sit.unseen_clan]
-    free = [c for c in sit.unseen_clan if c not in known and c not in held]
-    rng.shuffle(free)
-    h = max(0, min(sit.opp_clan_in_hand - len(held), len(free)))
-    opp, deck = held + free[:h], free[h:]
-    for c, depth in sorted(known.items(), key=lambda kv: -kv[1]):
-        deck.insert(max(0, len(deck) - depth), c)
-    return opp, deck
+# --------------------------------------------------------------------------- search
 
 
-def search(sit: Situation, rng: random.Random, budget: Budget) -> Move:
-    """The best of the heuristic's candidates after ``budget`` playouts."""
-    ranked = ranked_moves(sit)
-    cands = [m for _, m in ranked[: budget.candidates]]
-    if len(cands) == 1:
-        return cands[0]
-    scores = [s for s, _ in ranked[: budget.candidates]]
-    ev = Evaluator(sit)
-    afters = [ev.after(m) for m in cands]
-    mean = sum(scores) / len(scores)
-    # Prior: the heuristic's opinion is worth a few playouts.
-    prior_n = 4
-    n = [prior_n] * len(cands)
-    w = [prior_n * min(0.9, max(0.1, 0.5 + 0.3 * (s - mean))) for s in scores]
+_ADJACENT = [(i, i + 1, i + 2) for i in range(STONES - 2)]
+
+
+def winning_move(view: PlayerView, moves: list[Move]) -> Move | None:
+    """A move after which the AI can prove enough stones to win, if there is one.
+
+    Claim proofs depend on the table only (every unplayed clan card counts as possible),
+    so one world sampled from the view answers for all of them."""
+    me = view.player
+    game = view.sample_game(random.Random(0))
+    owned = {st.number for st in view.stones if st.owner == me}
+    for m in sorted(moves, key=str):
+        g = game.clone()
+        g.apply(m, me)
+        mine = owned | set(g.claimable_stones(me))
+        if len(mine) >= 5 or any(a + 1 in mine and a + 2 in mine and a + 3 in mine for a, _, _ in _ADJACENT):
+            return m
+    return None
+
+
+def search(
+    view: PlayerView, rng: random.Random, budget: Budget, moves: list[Move] | None = None
+) -> SearchResult:
+    """Sequential halving over ``moves`` (default: every legal move) with common random
+    numbers; ``budget.iterations`` playouts in all (at least one per move)."""
+    moves = list(view.legal_moves() if moves is None else moves)
+    if len(moves) == 1:
+        return SearchResult(moves[0], 0, False, {moves[0]: (0.5, 0)})
+    if view.phase == "play":
+        win = winning_move(view, moves)
+        if win is not None:
+            return SearchResult(win, 0, False, {win: (1.0, 0)})
+    root = Root(view)
+    phase = view.phase
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
-    for it in range(budget.iterations):
-        if deadline is not None and it % 16 == 0 and time.perf_counter() > deadline:
-            break
-        total = sum(n)
-        log_total = math.log(total)
-        i = max(range(len(cands)), key=lambda j: w[j] / n[j] + 0.5 * math.sqrt(log_total / n[j]))
-        after = afters[i]
-        if after is None:  # not a board move (Scout, pass): play on from the board as is
-            stones, hand = sit.stones, sit.hand
-        else:
-            stones, hand = after[0], after[1]
-        opp, deck = _deal(sit, rng)
-        mine = [c for c in hand if isinstance(c, ClanCard)]
-        if deck:
-            mine.append(deck.pop())  # my draw after the play
-        sim = _Sim(sit, stones, [mine, opp], deck)
-        w[i] += sim.rollout(1, rng)
-        n[i] += 1
-    best = max(range(len(cands)), key=lambda j: (n[j], w[j] / n[j], -j))
-    return cands[best]
+    total = [0.0] * len(moves)
+    count = [0] * len(moves)
+    alive = list(range(len(moves)))
+    rounds = max(1, math.ceil(math.log2(len(moves))))
+    left = max(budget.iterations, len(moves))
+    used = 0
+    capped = False
+    share = [[0.0] * STONES for _ in moves]
+    next_player = 1 if phase in ("play", "draw") else 0
+    r = 0
+    while len(alive) > 1 and not capped:
+        per = max(1, left // (max(1, rounds - r) * len(alive)))
+        for _ in range(per):
+            world_seed = rng.getrandbits(64)
+            play_seed = rng.getrandbits(64)
+            base = root.deal(random.Random(world_seed))
+            for i in alive:
+                w = base.copy()
+                prng = random.Random(play_seed)
+                w.apply_root(moves[i], prng, phase)
+                total[i] += w.rollout(next_player, prng)
+                count[i] += 1
+                owners = w.final_owners
+                for s, own in enumerate(owners):
+                    if own is not None:
+                        share[i][s] += 1.0 if own == 0 else -1.0
+                used += 1
+                if deadline is not None and used % 16 == 0 and time.perf_counter() > deadline:
+                    capped = True
+                    break
+            if capped:
+                break
+        left = max(0, left - per * len(alive))
+        r += 1
+        alive.sort(key=lambda i: (-(total[i] / count[i] if count[i] else -1.0), str(moves[i])))
+        alive = alive[: max(1, (len(alive) + 1) // 2)] if not capped else alive[:1]
+    best = alive[0] if count[alive[0]] else max(range(len(moves)), key=lambda i: count[i])
+    stats = {moves[i]: (total[i] / count[i], count[i]) for i in range(len(moves)) if count[i]}
+    stone_share = [x / max(1, count[best]) for x in share[best]]
+    return SearchResult(moves[best], used, capped, stats, stone_share)

@@ -245,3 +245,17 @@ def test_make_play_replay_reads_the_file_until_end_of_input(tmp_path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert f"Step {len(game.log)} of {len(game.log)}" in proc.stdout
     assert "Game over:" in proc.stdout
+def test_hint_suggests_a_legal_move_and_says_why() -> None:
+    from bot.terminal import describe_hint
+    from rules.ai import REASONS, Hint
+
+    game = Game.new(3)
+    human = game.current_player
+    inp = io.StringIO("hint\nquit\n")
+    out = io.StringIO()
+    Terminal(game, {human}, ("You", "AI"), "easy", 3, inp, out).run()
+    line = next(x for x in out.getvalue().splitlines() if "Hint: " in x)
+    assert any(f"Hint: {m} - " in line for m in Game.new(3).legal_moves())
+    for reason, params in REASONS.items():  # every reason code has a sentence
+        text = describe_hint(Hint(Pass(), reason, {p: 1 for p in params}))
+        assert not text.split(" - ", 1)[1].startswith(reason)  # a sentence, not the code

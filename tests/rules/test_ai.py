@@ -1,4 +1,5 @@
-"""The AI players: legal, reproducible, blind to the hidden hand, and stronger than random."""
+"""The AI players: legal, reproducible, blind to the hidden hand, and stronger than random;
+the baselines' styles; the hard AI's tactic moves; hints."""
 
 from __future__ import annotations
 
@@ -7,13 +8,15 @@ import random
 
 import pytest
 
-from rules.ai import LEVELS, AIPlayer, Budget, Level, choose_move, parse_level
+from rules.ai import LEVELS, PLAYERS, REASONS, AIPlayer, Budget, Level, choose_move, decide, hint, parse_level
 from rules.ai.situation import from_view
+from rules.cards import parse_card
 from rules.game import Game, GameOptions
-from rules.moves import Claim, Move
+from rules.moves import Claim, Deserter, Move, PlayCard, Traitor
+from rules.positions import position
 from rules.view import PlayerView
 
-SMALL = Budget(iterations=24, candidates=4)  # search level in tests: a few playouts
+SMALL = Budget(iterations=60, seconds=None)  # search level in tests: a few playouts
 
 
 def positions(seeds: range, tactics: bool = False, every: int = 3) -> list[tuple[Game, PlayerView]]:
@@ -53,14 +56,14 @@ def play(levels: tuple[str, str], seed: int, tactics: bool = False, budget: Budg
 def test_every_level_plays_only_legal_moves(tactics: bool) -> None:
     for _, view in positions(range(3), tactics):
         legal = view.legal_moves()
-        for level in LEVELS:
+        for level in PLAYERS:
             move = choose_move(view, level=level, seed=1, budget=SMALL)
             assert move in legal, (level, str(move))
 
 
 def test_full_games_at_every_level_finish_legally() -> None:
     # apply() validates every move, so a finished game means every move was legal.
-    for i, level in enumerate(LEVELS):
+    for i, level in enumerate(PLAYERS):
         game = play((level, "medium"), seed=100 + i, tactics=i % 2 == 1, budget=SMALL)
         assert game.is_over and game.result is not None
 
@@ -81,8 +84,9 @@ def test_claims_whenever_provable() -> None:
         claims = [m for m in view.legal_moves() if isinstance(m, Claim)]
         if claims:
             found += 1
-            for level in LEVELS:
-                assert isinstance(choose_move(view, level=level, seed=3, budget=SMALL), Claim)
+            for level in PLAYERS:
+                if level != "random":
+                    assert isinstance(choose_move(view, level=level, seed=3, budget=SMALL), Claim)
     assert found > 0
 
 
@@ -98,7 +102,7 @@ def test_ai_never_reads_the_hidden_hand() -> None:
         checked += 1
         other_view = other.view(p)
         assert from_view(other_view) == from_view(view)
-        for level in ("medium", "hard"):
+        for level in ("medium", "hard", "greedy", "sniper"):
             assert choose_move(other_view, level=level, seed=9, budget=SMALL) == choose_move(
                 view, level=level, seed=9, budget=SMALL
             )
@@ -130,6 +134,8 @@ def test_levels_and_budgets() -> None:
     _, view = positions(range(1), every=7)[1]
     assert choose_move(view, level="hard", budget=10) in view.legal_moves()  # iterations
     assert choose_move(view, level="hard", budget=0.05) in view.legal_moves()  # seconds
+    assert LEVELS == ("random", "easy", "medium", "hard")  # the bot's menu
+    assert set(LEVELS) < set(PLAYERS) == {level.value for level in Level}
     player: Move = AIPlayer("medium", seed=1).choose(view)
     assert player in view.legal_moves()
 
@@ -139,3 +145,95 @@ def test_refuses_when_not_its_turn() -> None:
     waiting = game.view(1 - game.current_player)
     with pytest.raises(ValueError, match="no legal move"):
         choose_move(waiting, level="medium")
+
+
+@pytest.mark.parametrize("tactics", [False, True])
+def test_search_is_deterministic_for_a_seed_and_counts_its_playouts(tactics: bool) -> None:
+    for _, view in positions(range(1), tactics, every=6)[:4]:
+        a = decide(view, level="hard", seed=7, budget=SMALL)
+        b = decide(view, level="hard", seed=7, budget=SMALL)
+        assert a.move == b.move and a.iterations == b.iterations
+        assert not a.capped  # no wall-clock cap in SMALL
+        if a.search is not None and a.iterations:
+            assert a.iterations >= len(view.legal_moves())  # every legal move is played out
+
+
+def test_hard_finds_a_winning_tactic_move() -> None:
+    """Stones 1 and 2 are mine; at stone 3 their colour run beats my three 9s' sum... under
+    Fog only the sum counts, and then stone 3 (and the game) is mine. No clan card wins."""
+    game = position(
+        options=GameOptions(tactics=True),
+        hands=("Fog B1 G2 Y3 P1 O2", "R4 R5 Y6 Y7 Traitor"),
+        sides={3: ("R9 B9 G8", "P4 P5 P6"), 5: ("", "O9 O8"), 7: ("Y9", "")},
+        owners={1: 0, 2: 0},
+        first={3: 1},
+    )
+    view = game.view(0)
+    assert not [m for m in view.legal_moves() if isinstance(m, Claim)]
+    move = choose_move(view, level="hard", seed=1, budget=SMALL)
+    assert move == PlayCard(parse_card("Fog"), 3)
+
+
+def test_hard_plays_traitor_in_its_search() -> None:
+    """Tactic moves are searched like any other: a Traitor that takes the card the
+    opponent's colour run needs and completes my own beats every clan card here."""
+    game = position(
+        options=GameOptions(tactics=True),
+        hands=("Traitor B1 G2 Y2 P1 O1", "R1 R2 Y6 Y7 Y8"),
+        sides={4: ("R7 R8", "G9 G8 G7"), 5: ("", "O9 O8"), 6: ("P9 P8", "")},
+        first={4: 1},
+    )
+    view = game.view(0)
+    stats = decide(view, level="hard", seed=2, budget=400).search
+    assert stats is not None
+    assert any(isinstance(m, Traitor) for m in stats.stats)  # in the tree
+
+
+def test_greedy_claims_at_once_when_provable() -> None:
+    game = position(hands=("R1 B4", "G1 G2"), sides={2: ("Y9 Y8 Y7", "P1 O2")})
+    view = game.view(0)
+    assert Claim(2) in view.legal_moves()
+    assert choose_move(view, level="greedy", seed=1) == Claim(2)
+
+
+def test_sniper_holds_its_tactic_cards_in_a_quiet_position() -> None:
+    game = position(
+        options=GameOptions(tactics=True),
+        hands=("Leader Deserter Traitor R3 B5 G7", "Y1 Y2 Y3 O4 O5 O6"),
+        sides={2: ("R1", "O1"), 6: ("B2", "P7")},
+    )
+    view = game.view(0)
+    assert any(isinstance(m, Traitor) for m in view.legal_moves())
+    move = choose_move(view, level="sniper", seed=1)
+    assert isinstance(move, PlayCard) and not move.card.is_tactic
+
+
+def test_sniper_strikes_when_a_tactic_card_decides_a_stone() -> None:
+    """Deserter takes their Y9 or Y8 away: their side can no longer beat my complete one."""
+    game = position(
+        options=GameOptions(tactics=True),
+        hands=("Deserter R3 B5 G7", "Y1 O4"),
+        sides={2: ("R9 B9 G9", "Y9 Y8")},
+    )
+    view = game.view(0)
+    assert Claim(2) not in view.legal_moves()
+    move = choose_move(view, level="sniper", seed=1)
+    assert isinstance(move, Deserter) and move.stone == 2
+
+
+@pytest.mark.parametrize("tactics", [False, True])
+def test_hint_gives_a_legal_move_and_a_known_reason(tactics: bool) -> None:
+    for _, view in positions(range(1), tactics, every=5)[:5]:
+        h = hint(view, seed=3, budget=SMALL)
+        assert h.move in view.legal_moves()
+        assert h.reason in REASONS
+        assert set(h.params) == set(REASONS[h.reason])
+        assert h.move == choose_move(view, level="hard", seed=3, budget=SMALL)
+
+
+def test_hint_names_a_completed_colour_run() -> None:
+    """R9 completes R7 R8 R9 at stone 3: provable, and with stones 1 and 2 the game."""
+    game = position(hands=("R9 B1 G2 Y4 P5 O6", "P1 P2"), sides={3: ("R7 R8", "B9")}, owners={1: 0, 2: 0})
+    h = hint(game.view(0), seed=1, budget=SMALL)
+    assert h.move == PlayCard(parse_card("R9"), 3)
+    assert (h.reason, h.params) == ("completes_colour_run", {"stone": 3})
