@@ -109,9 +109,17 @@ def describe_moves(moves: list[Move]) -> str:
 
 
 
+def _shown(card: object) -> object:
+    """A card named in a hint, as the player sees cards; anything else unchanged."""
+    try:
+        return card_text(parse_card(str(card)))
+    except NotationError:
+        return card
+
+
 def describe_hint(h: Hint) -> str:
     """A hint in one line: the move, the reason (by its code) and the chances."""
-    params = {k: card_text(parse_card(v)) if k == "card" else v for k, v in h.params.items()}
+    params = {k: _shown(v) if k == "card" else v for k, v in h.params.items()}
     why = t(f"hint.reason.{h.reason}", **params)
     chance = "" if h.win_chance is None else t("hint.chance", chance=f"{h.win_chance:.0%}")
     return t("hint.line", move=move_text(h.move), reason=why, chance=chance)

@@ -78,6 +78,8 @@ async def fill(path: Path) -> dict[str, Any]:
         await db.save_rating(RatingRow("guild:1", CAROL, 1490.5, 1, 0, 1, 0, 7.25))
         await db.set_dm_closed(BOB, True, now=8)
         await db.queue_dm_tip(active.id, BOB, now=8)
+        await db.set_language("user", ALICE, chosen="de", discord="fr", now=8)
+        await db.set_language("guild", 1, discord="de", now=8)
         await db.set_ping_message_id(active.id, 333)
         await db.set_meta("command_sync:global", "abc")
         # A publication a crash left pending: the new database's bot publishes it.
