@@ -27,6 +27,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
 from bot.challenges import ChallengeService
 from bot.delivery import Delivery
 from bot.history import History
@@ -90,6 +91,8 @@ def _utc_timestamp() -> float:
 def _prepare_engine() -> None:
     for ruleset in RULESETS.values():
         prepare(ruleset)
+    for language in i18n.LANGUAGES:  # parse the catalogues here, not in the first reply
+        i18n.catalogue(language)
 
 
 class SchottenTree(app_commands.CommandTree["SchottenBot"]):
@@ -166,8 +169,8 @@ class SchottenBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.db.connect()
         try:
-            # The engine's proof tables take a few hundred ms to build; do it now, in a
-            # thread, rather than inside the first claim a player makes.
+            # The engine's proof tables and the translations take a few hundred ms to
+            # build; do it now, in a thread, rather than inside the first claim or reply.
             await asyncio.to_thread(_prepare_engine)
             version = await self.db.migrate()
             log.info("Database %s at schema version %d", self.db.path, version)

@@ -17,7 +17,7 @@ from functools import cache
 
 from bot import i18n
 from bot.text import t
-from rules.cards import CARDS_BY_ID, COLOURS, Card, ClanCard, TacticCard, parse_card
+from rules.cards import CARDS_BY_ID, Card, ClanCard, TacticCard, parse_card
 from rules.errors import NotationError
 from rules.moves import Move, parse_move
 
@@ -85,7 +85,6 @@ def move_text(move: Move) -> str:
 
 
 __all__ = [
-    "COLOURS",
     "card_text",
     "colour_letter",
     "move_text",

@@ -121,14 +121,6 @@ def card_hint(card: Card) -> str | None:
     return None
 
 
-def card_hint_text(text: str) -> str | None:
-    """:func:`card_hint` of a card written in notation (``"Fog"``), None for clan cards."""
-    try:
-        return card_hint(parse_card(text))
-    except NotationError:
-        return None
-
-
 def ruse_name(move: Move) -> str | None:
     """The ruse card's notation a move plays (``"Scout"``...), else None."""
     if isinstance(move, Scout):
@@ -383,7 +375,6 @@ __all__ = [
     "MAX_OPTIONS",
     "board_view",
     "card_hint",
-    "card_hint_text",
     "challenge_view",
     "hand_controls",
     "history_view",
