@@ -14,6 +14,9 @@ bot, ``bot.opponent``) plays that seat:
 * The move goes through ``service.apply(game_id, bot_user_id, move, expected_version)``
   like a person's, then through the same ``publish`` (the table's): the same board and
   DM updates.
+* ``/schotten hint`` asks :meth:`Opponent.hint` for the hard AI's suggestion to the
+  person: computed in the same workers from the person's own view (what they know, no
+  more), once per position.
 * After a restart :meth:`Opponent.resume` restarts every game where the AI is to move.
 
 The AI's turns have no deadline (the service leaves it empty), so the timers never
@@ -30,12 +33,14 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from bot.errors import GameFinished, ServiceError, StaleControl
-from rules.ai import LEVELS, Budget, choose_move, parse_level
+from bot.lru import LRU
+from rules.ai import LEVELS, Budget, Hint, choose_move, hint, parse_level
 from rules.errors import IllegalMove
 from rules.moves import Move
+from rules.view import PlayerView
 
 if TYPE_CHECKING:
     from bot.service import GameRecord, GameService, MoveOutcome
@@ -47,13 +52,23 @@ DEFAULT_LEVEL = "medium"
 #: (the service applies forced passes for them) the AI moves again and again; a whole
 #: game has fewer moves than this, so it only bounds a buggy loop.
 MAX_MOVES_IN_A_ROW = 500
+#: Hints remembered per (game, version, player): asking again for the same position
+#: (a double click, an impatient retry) costs nothing and cannot queue search after
+#: search in front of the AI's own moves.
+HINTS_KEPT = 256
 
+_T = TypeVar("_T")
 Publish = Callable[["MoveOutcome"], Awaitable[None]]
 
 
-def decide(view: Any, level: str, seed: int, budget: Budget | int | float | None = None) -> Move:
+def decide(view: PlayerView, level: str, seed: int, budget: Budget | int | float | None = None) -> Move:
     """The AI's move; runs in a worker process (a top-level function, so it pickles)."""
     return choose_move(view, level=level, seed=seed, budget=budget)
+
+
+def suggest(view: PlayerView, seed: int, budget: Budget | int | float | None = None) -> Hint:
+    """The hard AI's suggestion for a person; runs in a worker process like :func:`decide`."""
+    return hint(view, seed=seed, budget=budget)
 
 
 def ai_seed(record: GameRecord) -> int:
@@ -87,6 +102,7 @@ class Opponent:
         self._executor = executor
         self._owns_executor = executor is None
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._hints: LRU[tuple[int, int, int], asyncio.Future[Hint]] = LRU(HINTS_KEPT)
         self.closed = False
 
     # ------------------------------------------------------------------ executor
@@ -106,14 +122,32 @@ class Opponent:
         assert record.ai_player is not None
         view = record.game.view(record.ai_player)  # the AI's view only
         level = str(parse_level(record.ai_level or DEFAULT_LEVEL))
-        job = partial(decide, view, level, ai_seed(record), self.budget)
+        return await self._run(partial(decide, view, level, ai_seed(record), self.budget), record.id)
+
+    async def hint(self, record: GameRecord, player: int) -> Hint:
+        """What the hard AI would play for ``player`` now, and why: from that player's
+        own view (a hint knows what they know), computed in the executor once per
+        position."""
+        key = (record.id, record.version, player)
+        pending = self._hints.get(key)
+        if pending is None:
+            job = partial(suggest, record.game.view(player), ai_seed(record), self.budget)
+            pending = asyncio.ensure_future(self._run(job, record.id))
+            self._hints.put(key, pending)
+        try:
+            return await asyncio.shield(pending)
+        except Exception:
+            self._hints.pop(key)  # a failed search is not remembered
+            raise
+
+    async def _run(self, job: Callable[[], _T], game_id: int) -> _T:
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self.executor, job)
         except BrokenProcessPool:
             if not self._owns_executor:
                 raise
-            log.warning("AI worker pool broke; starting a new one (game %s)", record.id)
+            log.warning("AI worker pool broke; starting a new one (game %s)", game_id)
             self._executor = None
             return await loop.run_in_executor(self.executor, job)
 
@@ -220,4 +254,4 @@ class Opponent:
             self._executor = None
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "Opponent", "ai_seed", "decide"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Opponent", "ai_seed", "decide", "suggest"]

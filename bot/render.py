@@ -30,17 +30,22 @@ its owner (the top or the bottom player); ``M``/``F`` after it marks Mud and Fog
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot import notation
 from bot.text import t
-from rules.cards import Card, TacticKind
+from rules.cards import Card, TacticKind, parse_card
+from rules.errors import NotationError
 from rules.game import LogMove, Resign
 from rules.moves import Claim, Deserter, Draw, Move, Pass, PlayCard, Redeploy, Scout, ScoutReturn, Traitor
 from rules.rulesets import get_ruleset
 
+if TYPE_CHECKING:  # the AI is imported only where it runs
+    from rules.ai import Hint
+
 WIDTH = 40
 CELL = 4  # one stone column: a card right-aligned in 3 characters and a space
+
 
 def card_text(card: Card) -> str:
     """A card as the reader sees and types it (``R7``, ``Leader``), in the current
@@ -310,6 +315,23 @@ def _wrap(text: str, width: int = WIDTH) -> list[str]:
     if current:
         lines.append(current)
     return [_fit(line, width) for line in lines]
+
+
+def describe_hint(hint: Hint) -> str:
+    """The AI's suggestion in one line: the move, the reason (by its code) and the
+    chances, in the current language (the terminal's ``hint``, ``/schotten hint``)."""
+    params = {k: _shown(v) if k == "card" else v for k, v in hint.params.items()}
+    why = t(f"hint.reason.{hint.reason}", **params)
+    chance = "" if hint.win_chance is None else t("hint.chance", chance=f"{hint.win_chance:.0%}")
+    return t("hint.line", move=notation.move_text(hint.move), reason=why, chance=chance)
+
+
+def _shown(card: object) -> object:
+    """A card named in a hint (engine notation), as the reader sees cards."""
+    try:
+        return card_text(parse_card(str(card)))
+    except NotationError:
+        return card
 
 
 def code_block(text: str) -> str:

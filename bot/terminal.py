@@ -27,10 +27,9 @@ from typing import TextIO
 from bot import i18n
 from bot.notation import move_text, read_move
 from bot.records import GameRecordFile, RecordError, parse_record
-from bot.render import card_text, render_board, render_hand, render_move, sort_hand
+from bot.render import card_text, describe_hint, render_board, render_hand, render_move, sort_hand
 from bot.text import error_text, t
-from rules.ai import LEVELS, Hint, choose_move, hint
-from rules.cards import parse_card
+from rules.ai import LEVELS, choose_move, hint
 from rules.errors import IllegalMove, NotationError
 from rules.game import Game, GameOptions
 from rules.moves import Claim, Draw, Move, PlayCard, parse_move
@@ -105,24 +104,6 @@ def describe_moves(moves: list[Move]) -> str:
             others.append(move_text(m))
     parts = [t("terminal.play_at", card=card, stones=" ".join(stones)) for card, stones in plays.items()]
     return t("terminal.legal_moves", moves="; ".join(parts + others))
-
-
-
-
-def _shown(card: object) -> object:
-    """A card named in a hint, as the player sees cards; anything else unchanged."""
-    try:
-        return card_text(parse_card(str(card)))
-    except NotationError:
-        return card
-
-
-def describe_hint(h: Hint) -> str:
-    """A hint in one line: the move, the reason (by its code) and the chances."""
-    params = {k: _shown(v) if k == "card" else v for k, v in h.params.items()}
-    why = t(f"hint.reason.{h.reason}", **params)
-    chance = "" if h.win_chance is None else t("hint.chance", chance=f"{h.win_chance:.0%}")
-    return t("hint.line", move=move_text(h.move), reason=why, chance=chance)
 
 
 class Terminal:

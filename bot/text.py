@@ -299,13 +299,16 @@ CATALOGUE: dict[str, str | Plural] = {
     "level.hard": "hard",
     "practice.started": (
         "{mention} started a practice game against me ({level}). Game #{game_id} has started; "
-        "it does not count for ratings."
+        "it does not count for ratings. Stuck? `/schotten hint` shows what I would play."
     ),
     "practice.started_dm": (
         "Game #{game_id} against me ({level}) has started; your hand and the board are in the "
-        "next message. It does not count for ratings."
+        "next message. It does not count for ratings. Stuck? `/schotten hint` shows what I "
+        "would play."
     ),
     "error.practice_existing": "You already have a practice game with me here: game #{game_id}.",
+    "cmd.hint": "Ask me what I would play now, and why (only in games against me)",
+    "error.hint_vs_ai_only": "Hints are only for games against me: start one with `/schotten practice`.",
 }
 
 # -------------------------------------------------------------- tactics at the table
@@ -615,6 +618,7 @@ CATALOGUE.update(
         "cmd.name.schotten": "schotten",
         "cmd.name.challenge": "challenge",
         "cmd.name.practice": "practice",
+        "cmd.name.hint": "hint",
         "cmd.name.play": "play",
         "cmd.name.claim": "claim",
         "cmd.name.pass": "pass",

@@ -246,7 +246,7 @@ def test_make_play_replay_reads_the_file_until_end_of_input(tmp_path) -> None:
     assert f"Step {len(game.log)} of {len(game.log)}" in proc.stdout
     assert "Game over:" in proc.stdout
 def test_hint_suggests_a_legal_move_and_says_why() -> None:
-    from bot.terminal import describe_hint
+    from bot.render import describe_hint
     from rules.ai import REASONS, Hint
 
     game = Game.new(3)
