@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -144,6 +145,24 @@ def run(target: str, processes: int, args: argparse.Namespace) -> dict[str, floa
     }
 
 
+Run = Callable[[str, int, argparse.Namespace], dict[str, float]]
+
+
+def compare(run: Run, args: argparse.Namespace) -> tuple[dict[str, float], dict[str, float]]:
+    """``run`` with 1 process on a new SQLite file, then with ``args.processes`` on a new
+    database of a throwaway PostgreSQL server."""
+    with tempfile.TemporaryDirectory() as tmp:
+        sqlite = run(str(Path(tmp) / "bench.db"), 1, args)
+    from tests.pgserver import PostgresServer
+
+    server = PostgresServer()
+    server.start()
+    try:
+        return sqlite, run(server.create_database(), args.processes, args)
+    finally:
+        server.stop()
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         target, index, processes, inflight, duration = sys.argv[2:7]
@@ -158,16 +177,7 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=10.0)
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    with tempfile.TemporaryDirectory() as tmp:
-        sqlite = run(str(Path(tmp) / "bench.db"), 1, args)
-    from tests.pgserver import PostgresServer
-
-    server = PostgresServer()
-    server.start()
-    try:
-        postgres = run(server.create_database(), args.processes, args)
-    finally:
-        server.stop()
+    sqlite, postgres = compare(run, args)
     for name, r in (("1 process, SQLite", sqlite), (f"{args.processes} processes, PostgreSQL", postgres)):
         print(
             f"{name:28}: {r['moves_per_s']:7.0f} moves/s, p50 {r['p50_ms']:6.1f} ms,"

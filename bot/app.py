@@ -271,9 +271,13 @@ class SchottenBot(commands.Bot):
     async def close(self) -> None:
         try:
             await self.opponent.close()
-            await super().close()
+            await self._close_discord()
         finally:
             await self.db.close()
+
+    async def _close_discord(self) -> None:
+        """discord.py's part of ``close``: the extensions, the gateway, the HTTP client."""
+        await super().close()
 
     async def __aexit__(
         self,
@@ -293,6 +297,15 @@ class ShardedSchottenBot(SchottenBot, commands.AutoShardedBot):
     ``AutoShardedBot`` runs this process's shards, one gateway connection each. Any
     process may be handed any interaction of its shards (DMs come on shard 0); the
     database, not the process, keeps the games right."""
+
+    async def _close_discord(self) -> None:
+        if isinstance(self.loop, asyncio.AbstractEventLoop):
+            await super()._close_discord()
+        else:
+            # Never started (discord.py sets ``loop`` when it logs in): its sharded
+            # close() would fail on the shards' event queue, which only starting makes.
+            # No gateway, extension or session to close; the HTTP client, to be sure.
+            await self.http.close()
 
 
 def create_bot(

@@ -1,0 +1,231 @@
+"""Crash test worker: one bot process's game work and background machinery, without
+Discord, until killed.
+
+    python tests/bot/publishing_worker.py DATABASE_URL INDEX SEED SLOTS EPOCH SPEED
+
+It runs the bot's own ``GameService`` (with the outbox, the rating and match hooks),
+``Delivery``, ``Table`` (publish, publish_pending, remind) and ``Timers.run_once``
+rounds, against a PostgreSQL database that other workers share. Only Discord is
+missing: the table's Discord calls (``Table._publish``, the reminder's channel) are
+replaced by a recorder that waits a moment, as a REST call would, and then prints what
+Discord accepted.
+
+Players move in ``SLOTS`` games (``channel_id`` 100 + slot), every worker in every game,
+usually quickly, sometimes slowly enough to be reminded or to lose on time. A finished
+game is replaced by the worker with the slot's parity (``slot % 2 == INDEX``), so that
+two workers never both replace it. A line ``stop`` on standard input stops the players;
+the timers go on, so every game then ends on time and the outbox drains.
+
+Time: every worker's clock is ``EPOCH + (time.time() - EPOCH) * SPEED``, the same in all
+of them, so the real settings (turn timeout, reminder, ``PUBLISH_LEASE``,
+``RECOVERY_GRACE``) pass ``SPEED`` times faster than real time.
+
+Printed, each flushed after the fact it reports (a line cut by SIGKILL does not count):
+
+* ``ready``
+* ``committed GAME VERSION ENTRY`` after a move's commit returned (``-`` for a new game)
+* ``forfeited GAME VERSION ENTRY`` after a forfeit's commit returned
+* ``remind-claim GAME VERSION ENTRY`` after a reminder was claimed
+* ``published GAME VERSION ENTRY`` after simulated Discord accepted a board publication
+* ``reminded GAME VERSION ENTRY`` after simulated Discord accepted a reminder
+* ``dropped ENTRY`` when the outbox entry was superseded (nothing to publish)
+* ``done ENTRY`` after the entry was marked done
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any, cast
+
+import discord
+
+from bot.app import SchottenBot
+from bot.delivery import Delivery
+from bot.errors import GameFinished, StaleControl
+from bot.languages import Languages
+from bot.matches import MatchService
+from bot.service import GameRecord, GameService, MoveOutcome
+from bot.settings import Settings
+from bot.stats import install as install_stats
+from bot.storage import Storage, open_database
+from cogs.table import Table
+from cogs.timers import Timers
+from rules.game import GameOptions
+
+# Virtual seconds (see SPEED): a reminder 40 s into a turn, a forfeit after 80 s.
+SETTINGS = Settings(turn_timeout=80, turn_reminder=40)
+SLOW = 0.15  # the share of turns that take long enough to be reminded, or to time out
+ROUND = 0.1  # real seconds between timer rounds
+
+# The outbox entry the current task holds (set when its claim wins), for the report.
+ENTRY: contextvars.ContextVar[int | None] = contextvars.ContextVar("entry", default=None)
+
+
+def report(*words: object) -> None:
+    sys.stdout.write(" ".join("-" if word is None else str(word) for word in words) + "\n")
+    sys.stdout.flush()
+
+
+async def discord_call() -> None:
+    await asyncio.sleep(random.uniform(0.002, 0.03))  # a REST round trip
+
+
+class ReportingService(GameService):
+    async def forfeit(self, game_id: int, player: int, *, expected_version: int | None = None) -> MoveOutcome:
+        outcome = await super().forfeit(game_id, player, expected_version=expected_version)
+        report("forfeited", game_id, outcome.game.version, outcome.outbox_id)
+        return outcome
+
+    async def claim_reminder(self, game_id: int, version: int) -> tuple[bool, int | None]:
+        claimed, entry = await super().claim_reminder(game_id, version)
+        if claimed:
+            report("remind-claim", game_id, version, entry)
+        return claimed, entry
+
+
+class ReportingDelivery(Delivery):
+    async def claim(self, entry_id: int) -> bool:
+        won = await super().claim(entry_id)
+        if won:
+            ENTRY.set(entry_id)  # the claimant's task goes on to publish it
+        return won
+
+    async def done(self, entry_id: int) -> None:
+        await super().done(entry_id)
+        report("done", entry_id)
+
+
+class Channel:
+    """A game's channel as the reminder uses it."""
+
+    def __init__(self, record: GameRecord) -> None:
+        self.record = record
+
+    async def send(self, content: str, **_: object) -> None:
+        await discord_call()
+        report("reminded", self.record.id, self.record.version, ENTRY.get())
+
+
+class RecordingTable(Table):
+    def channel(self, record: GameRecord) -> discord.PartialMessageable | None:
+        return cast(discord.PartialMessageable, Channel(record))
+
+    async def _publish(self, outcome: MoveOutcome, *, superseded: bool, skip_dm: int | None) -> None:
+        await discord_call()  # claims, board, DMs: here one call stands for them
+        report("published", outcome.game.id, outcome.game.version, ENTRY.get())
+
+    async def _publish_entry(self, game_id: int, version: int, kind: str) -> bool:
+        published = await super()._publish_entry(game_id, version, kind)
+        if not published:
+            report("dropped", ENTRY.get())
+        return published
+
+
+class NoLobby:
+    async def expire_due(self) -> int:
+        return 0
+
+
+class NoOpponent:
+    def notice(self, record: GameRecord) -> None:
+        pass
+
+
+class Bot:
+    """What ``Table`` and ``Timers`` use of ``SchottenBot``, built the way it builds them."""
+
+    def __init__(self, db: Storage, clock: Callable[[], float]) -> None:
+        self.settings = SETTINGS
+        self.service = ReportingService(db, clock=clock, turn_timeout=SETTINGS.turn_timeout, outbox=True)
+        self.matches = MatchService(db, self.service)
+        install_stats(self.service, self.matches)
+        self.delivery = ReportingDelivery(db, clock=clock)
+        self.languages = Languages(db, clock=clock)
+        self.opponent = NoOpponent()
+
+
+async def active_game(service: GameService, slot: int) -> int | None:
+    for row in await service.db.all_active_games():
+        if row.channel_id == 100 + slot:
+            return row.id
+    return None
+
+
+async def new_game(service: GameService, slot: int, rng: random.Random) -> int:
+    record = await service.create_game(
+        guild_id=1,
+        channel_id=100 + slot,
+        players=(2 * slot + 1, 2 * slot + 2),
+        options=GameOptions(tactics=slot % 3 == 0),
+        seed=rng.randrange(2**62),
+    )
+    report("committed", record.id, record.version, None)
+    return record.id
+
+
+async def play(table: Table, index: int, slot: int, rng: random.Random) -> None:
+    service = table.service
+    game_id: int | None = None
+    while True:
+        slow = rng.random() < SLOW
+        await asyncio.sleep(rng.uniform(1.1, 2.6) if slow else rng.uniform(0.01, 0.1))
+        if game_id is None:
+            game_id = await active_game(service, slot)
+            if game_id is None:
+                if slot % 2 != index:
+                    continue  # the other worker replaces it
+                game_id = await new_game(service, slot, rng)
+        record = await service.reload(game_id)
+        if not record.is_active:
+            game_id = None
+            continue
+        user = record.current_user
+        assert user is not None
+        try:
+            outcome = await service.apply(
+                game_id, user, rng.choice(record.game.legal_moves()), expected_version=record.version
+            )
+        except (StaleControl, GameFinished):
+            continue  # the other worker moved it first, or it ended on time
+        report("committed", game_id, outcome.game.version, outcome.outbox_id)
+        await table.publish(outcome)
+
+
+async def timers_rounds(timers: Timers) -> None:
+    while True:
+        await timers.run_once()
+        await asyncio.sleep(ROUND)
+
+
+async def main(url: str, index: int, seed: int, slots: int, epoch: float, speed: float) -> None:
+    rng = random.Random(seed)
+
+    def clock() -> float:
+        return epoch + (time.time() - epoch) * speed
+
+    async with open_database(url) as db:
+        bot = cast(SchottenBot, Bot(db, clock))
+        table = RecordingTable(bot)
+        timers = Timers(bot, table, cast(Any, NoLobby()))
+        report("ready")
+        players = [
+            asyncio.ensure_future(play(table, index, slot, random.Random(rng.random())))
+            for slot in range(slots)
+        ]
+        background = asyncio.ensure_future(timers_rounds(timers))
+        await asyncio.to_thread(sys.stdin.readline)
+        for task in players:
+            task.cancel()
+        await asyncio.gather(*players, return_exceptions=True)
+        report("stopped")
+        await background
+
+
+if __name__ == "__main__":
+    url, index, seed, slots, epoch, speed = sys.argv[1:7]
+    asyncio.run(main(url, int(index), int(seed), int(slots), float(epoch), float(speed)))
