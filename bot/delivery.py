@@ -94,6 +94,13 @@ class Delivery:
         now = self.clock()
         return await self.db.claim_outbox(entry_id, now=now, until=now + PUBLISH_LEASE)
 
+    async def claim_start(self, game_id: int, version: int) -> int | None:
+        """Take a new game's first publication (recorded by ``insert_game`` at the game's
+        first ``version``): its id for the one caller that may publish it; None when
+        another process holds it or it was published already."""
+        now = self.clock()
+        return await self.db.claim_outbox_of(game_id, version, now=now, until=now + PUBLISH_LEASE)
+
     async def done(self, entry_id: int) -> None:
         await self.db.finish_outbox(entry_id)
 
