@@ -4,8 +4,9 @@
   use a command again.
 * A tip owed to a player whose DM was refused: told once per game, privately, the next
   time they use the bot (``dm_tips``).
-* The message that mentions the player to move (``games.ping_message_id``): deleted
-  when the next turn's mention is posted, also after a restart.
+* The separate message that mentioned the player to move (``games.ping_message_id``),
+  which versions before the mention moved into the board posted: deleted at the game's
+  next turn, also after a restart.
 * The outbox: publications owed for committed changes (``outbox``, written by the
   service in the change's transaction). A publisher claims one (:meth:`Delivery.claim`:
   a lease of ``PUBLISH_LEASE`` seconds, taken by a conditional update, so one process

@@ -4,11 +4,16 @@
 
 * makes a move for a user (:meth:`Table.move`): defer, ``service.apply`` (which commits),
   answer the user, then publish;
-* publishes an outcome (:meth:`Table.publish`): claim announcements, the board (edited
-  in place, with a short new message mentioning the player to move when the turn
-  changes), the end announcement, and both players' DM messages edited in place. AI
+* publishes an outcome (:meth:`Table.publish`): the board (posted anew when the turn
+  passes, mentioning the player to move, the previous one deleted; edited in place
+  otherwise; claims of the latest turn are written on it), the end announcement, and the
+  DM messages the outcome changes, edited in place (:meth:`Table._plan`: at most three
+  calls against Discord's global rate limit for a move that does not end the game). AI
   moves and timer forfeits are published the same way;
-* starts a game (:meth:`Table.start`): the first board and both DMs;
+* starts a game (:meth:`Table.start`): the first board and both DMs, from the outbox
+  entry the game's creation recorded;
+* publishes what a crashed or failed publication left in the outbox
+  (:meth:`Table.publish_pending`), adopting what Discord had already taken;
 * shows a hand privately (:meth:`Table.show_hand`) and redraws a player's controls
   with what they have chosen so far (:meth:`Table.select`).
 
