@@ -262,8 +262,9 @@ class Table:
             if latest.version > record.version:
                 # A later change is committed and publishes itself. A move of the same
                 # turn would only edit the board, so the turn change is shown here, from
-                # the latest state; anything else is left to the later publication.
-                if outcome.turn_changed:
+                # the latest state; anything else (the end too) is left to the later
+                # publication.
+                if outcome.turn_changed and not latest.game.is_over:
                     await self._show(latest, self._plan(latest, turn_changed=True), recovering=recovering)
             else:
                 drawn = {player: _drawn(outcome.applied, player) for player in (0, 1)}
