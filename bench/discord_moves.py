@@ -58,12 +58,19 @@ dropped before each measured stretch (``--keep-logs`` keeps them).
 
 Discord's own limits: Discord documents a global limit of about 50 REST requests/s per
 bot for most endpoints (its developer-support article "My Bot is Being Rate Limited";
-per-route and per-channel limits come on top; whether interaction responses count
-against it is not settled here, so both figures are printed). The script counts the
-REST calls per move: about 7 here (2 to interaction endpoints, 1 new channel message,
-~4 message edits), so Discord lets one bot make well under 10 moves/s, not the ~15-20
-moves/s a count of ~3 calls per move would suggest. The open-loop rates above that
-ceiling are a stress test of the bot, not a load Discord would deliver.
+per-route and per-channel limits come on top). Interaction responses
+(``/interactions/<id>/<token>/callback``) and the follow-ups and edits made with an
+interaction's token (``/webhooks/<application>/<token>/...``) do not count against it;
+every other call does. The script counts both, and the counted calls per kind of move
+(a request is a move's when it names the game's channel or a player's DM channel). A
+move that passes the turn costs 3 counted calls (the board posted anew with the mention
+of the player to move, the previous board deleted, that player's DM edited); one that
+keeps the turn 1 through the DM controls (the board edited; the hand is updated by the
+interaction) or 2 typed (and the mover's DM); the end of a game 3 or 4 (board, end
+announcement, the DMs). A typed move also makes 2 interaction calls (the deferral and
+the follow-up), so about 5 calls in all. At about 3 counted calls per move Discord lets
+one bot make some 16-17 moves/s; the open-loop rates above that are a stress test of
+the bot, not a load Discord would deliver.
 """
 
 from __future__ import annotations
@@ -320,6 +327,58 @@ class Meter:
         }
 
 
+def counted(requests: list[Any]) -> list[Any]:
+    """The requests that count against Discord's global limit: all but the interaction
+    endpoints (``/interactions/<id>/<token>/callback``, ``/webhooks/<app>/<token>...``)."""
+    return [r for r in requests if not r.path.startswith(("/interactions/", "/webhooks/"))]
+
+
+def move_kind(before: Any, after: Any) -> str:
+    """The kind of the move that took ``before`` to ``after`` (one move, possibly followed
+    by forced ones): what was played, and whether the turn passed; "end" for the last."""
+    if after.game.is_over:
+        return "end of game"
+    first = after.game.log[len(before.game.log)][1]
+    name = {PlayCard: "card", Claim: "claim", Pass: "pass", Draw: "draw"}.get(type(first), "tactic")
+    return f"{name}, {'turn passes' if after.current_player != before.current_player else 'same turn'}"
+
+
+class PerKind:
+    """Counted REST calls per kind of move. A request is the move's if it names the
+    game's channel or one of its players' DM channels (one game per channel and per
+    player here, and at most one move of a game in flight); any other (opening a DM
+    channel) is reported apart."""
+
+    def __init__(self) -> None:
+        self.calls: dict[str, list[int]] = defaultdict(list)
+        self.unattributed = 0
+
+    def add(self, moves: dict[int, tuple[str, set[int]]], requests: list[Any]) -> None:
+        """``moves``: game id -> (kind, the game's channel ids), for moves that ran
+        alongside ``requests``."""
+        owner = {cid: game for game, (_, cids) in moves.items() for cid in cids}
+        per_game: dict[int, int] = defaultdict(int)
+        for request in counted(requests):
+            parts = request.path.split("/")
+            game = owner.get(int(parts[2])) if parts[1] == "channels" and parts[2].isdigit() else None
+            if game is None:
+                self.unattributed += 1
+            else:
+                per_game[game] += 1
+        for game, (kind, _) in moves.items():
+            self.calls[kind].append(per_game[game])
+
+    def lines(self) -> list[str]:
+        rows = []
+        for kind in sorted(self.calls):
+            values = self.calls[kind]
+            rows.append(
+                f"{kind:>24}: {statistics.mean(values):.2f} avg, {max(values)} max ({len(values)} moves)"
+            )
+        rows.append(f"{'not of one move':>24}: {self.unattributed} (opening DM channels)")
+        return rows
+
+
 def emit_slash(
     env: simcord.Env, actor: Any, channel: Any, root: dict[str, Any], name: str, options: dict
 ) -> int:
@@ -428,6 +487,10 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
             slots = {slot: await start_game(slot) for slot in range(args.games)}
             finished = 0
 
+            def channel_ids(record: Any) -> set[int]:
+                """The game's channel and its players' DM channels."""
+                return {channel_of[record.id].id} | {by_id[u].user.dm_channel.id for u in record.players}
+
             async def replace_finished() -> int:
                 count = 0
                 for slot, game_id in slots.items():
@@ -439,6 +502,7 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
             for burst in args.burst:
                 timer.latencies.clear()
                 meter = Meter(profile, env, keep_logs=args.keep_logs)
+                per_kind = PerKind()
                 errors_before = timer.errors
                 moves = 0
                 wall = 0.0
@@ -446,11 +510,19 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
                     wave = rng.sample(sorted(slots), min(burst, len(slots)))
                     records = [await bot.service.get(slots[slot]) for slot in wave]
                     meter.start()
+                    mark = len(env.backend.http_requests)
                     start = time.perf_counter()
                     for record in records:
                         send_move(record, time.perf_counter())
                     await env.settle(timeout=300)
                     meter.stop()
+                    kinds = {}
+                    for record in records:
+                        kinds[record.id] = (
+                            move_kind(record, await bot.service.get(record.id)),
+                            channel_ids(record),
+                        )
+                    per_kind.add(kinds, env.backend.http_requests[mark:])
                     # Until the bot finished its last move of the wave: simcord's own
                     # settling afterwards is not the bot's time.
                     wall += timer.last_done - start
@@ -463,6 +535,7 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
                     wall,
                     errors=timer.errors - errors_before,
                     finished=finished,
+                    per_kind=per_kind,
                     **meter.breakdown(moves),
                 )
                 report(result)
@@ -524,7 +597,9 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
                 report(result)
                 results.append(result)
             if args.dm:
-                result = await dm_moves(bot, env, profile, slots, by_id, rng, args, replace_finished)
+                result = await dm_moves(
+                    bot, env, profile, slots, by_id, rng, args, replace_finished, channel_ids
+                )
                 result["finished"] += finished
                 report(result)
                 results.append(result)
@@ -541,6 +616,7 @@ async def dm_moves(
     rng: random.Random,
     args: argparse.Namespace,
     replace_finished: Callable[[], Any],
+    channel_ids: Callable[[Any], set[int]],
 ) -> dict[str, Any]:
     """Moves made the way a player with open DMs makes them: a card in the card select,
     a stone in the stone select, then Play (a claim, a pass or an end of turn is one
@@ -548,16 +624,20 @@ async def dm_moves(
     answered the last one, so it holds every round trip of the move."""
     latencies: list[float] = []
     meter = Meter(profile, env, keep_logs=args.keep_logs)
+    per_kind = PerKind()
     interactions = 0
     finished = 0
     while len(latencies) < args.dm:
         record = await bot.service.get(slots[rng.choice(sorted(slots))])
         actor = by_id[record.current_user]
         meter.start()
+        mark = len(env.backend.http_requests)
         start = time.perf_counter()
         done = await dm_turn(actor, rng, record.id)
         latencies.append(time.perf_counter() - start)
         meter.stop()
+        kind = move_kind(record, await bot.service.get(record.id))
+        per_kind.add({record.id: (kind, channel_ids(record))}, env.backend.http_requests[mark:])
         interactions += 3 if done.startswith("play") else 1
         finished += await replace_finished()
     moves = len(latencies)
@@ -567,6 +647,7 @@ async def dm_moves(
         moves,
         sum(latencies),
         finished=finished,
+        per_kind=per_kind,
         **meter.breakdown(moves),
     )
     result["interactions_per_move"] = interactions / moves
@@ -596,6 +677,10 @@ def report(r: dict[str, Any]) -> None:
         f" ({r['rest_interaction_per_move']:.1f} to interaction endpoints)",
         flush=True,
     )
+    if "per_kind" in r:
+        print(f"{'':>13} REST calls against the global limit, per kind of move:", flush=True)
+        for line in r["per_kind"].lines():
+            print(f"{'':>13} {line}", flush=True)
 
 
 def conclude(results: list[dict[str, Any]]) -> None:

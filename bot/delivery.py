@@ -4,8 +4,9 @@
   use a command again.
 * A tip owed to a player whose DM was refused: told once per game, privately, the next
   time they use the bot (``dm_tips``).
-* The message that mentions the player to move (``games.ping_message_id``): deleted
-  when the next turn's mention is posted, also after a restart.
+* The separate message that mentioned the player to move (``games.ping_message_id``),
+  which versions before the mention moved into the board posted: deleted at the game's
+  next turn, also after a restart.
 * The outbox: publications owed for committed changes (``outbox``, written by the
   service in the change's transaction). A publisher claims one (:meth:`Delivery.claim`:
   a lease of ``PUBLISH_LEASE`` seconds, taken by a conditional update, so one process
@@ -93,6 +94,13 @@ class Delivery:
         """Take the publication ``entry_id``: True for the one caller that may publish it."""
         now = self.clock()
         return await self.db.claim_outbox(entry_id, now=now, until=now + PUBLISH_LEASE)
+
+    async def claim_start(self, game_id: int, version: int) -> int | None:
+        """Take a new game's first publication (recorded by ``insert_game`` at the game's
+        first ``version``): its id for the one caller that may publish it; None when
+        another process holds it or it was published already."""
+        now = self.clock()
+        return await self.db.claim_outbox_of(game_id, version, now=now, until=now + PUBLISH_LEASE)
 
     async def done(self, entry_id: int) -> None:
         await self.db.finish_outbox(entry_id)

@@ -323,7 +323,8 @@ class GameService:
         ai_level: str | None = None,
     ) -> GameRecord:
         """:meth:`create_game` inside the caller's transaction (a challenge's answer, a
-        match's next game). Forced moves at the start, if any, are applied first."""
+        match's next game). Forced moves at the start, if any, are applied first. With
+        the outbox, the game's first publication is recorded in the same transaction."""
         if players[0] == players[1]:
             raise ValueError("a game needs two different players")
         if ai_player not in (None, 0, 1):
@@ -352,6 +353,11 @@ class GameService:
         )
         if game.log:
             await self.db.append_moves(game_id, self._entries(game, 0), version=game.version, now=now)
+        if self.outbox:
+            # The first board and both hands: owed from this commit on, like a move's. Of
+            # kind "turn" (the player to move is mentioned); the table claims it with
+            # Delivery.claim_start, by game and version.
+            await self.db.add_outbox(game_id, game.version, "turn", now=now)
         log.info("Game %d created (guild %s, channel %s)", game_id, guild_id, channel_id)
         return GameRecord(
             id=game_id,

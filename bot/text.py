@@ -71,7 +71,6 @@ CATALOGUE: dict[str, str | Plural] = {
     "board.legend": "^ {top}  v {bottom}",
     "board.terrain": "M = Mud, F = Fog",
     "board.your_turn": "{mention}, your turn.",
-    "board.your_turn_ping": "{mention}, your turn in game #{game_id}: {link}",
     "board.show_hand": "Show my hand",
     "board.over": "Game over: {result}",
     # Last-move lines (public: never a drawn card).

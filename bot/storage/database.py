@@ -770,6 +770,18 @@ class Database:
             == 1
         )
 
+    async def claim_outbox_of(self, game_id: int, version: int, *, now: float, until: float) -> int | None:
+        """:meth:`claim_outbox` by game and version (a new game's first publication,
+        whose id its creator does not hand on): the claimed entry's id, or None."""
+        rows = await self._all(
+            "UPDATE outbox SET claimed_until = ?, attempts = attempts + 1"
+            " WHERE id = (SELECT min(id) FROM outbox"
+            "  WHERE game_id = ? AND version = ? AND kind <> 'reminder')"
+            " AND (claimed_until IS NULL OR claimed_until <= ?) RETURNING id",
+            (until, game_id, version, now),
+        )
+        return int(rows[0]["id"]) if rows else None
+
     async def pending_outbox(
         self, *, now: float, created_before: float, max_attempts: int, limit: int = 100
     ) -> list[OutboxRow]:

@@ -547,6 +547,21 @@ class PostgresDatabase:
             == 1
         )
 
+    async def claim_outbox_of(self, game_id: int, version: int, *, now: float, until: float) -> int | None:
+        """:meth:`claim_outbox` by game and version (a new game's first publication,
+        whose id its creator does not hand on): the claimed entry's id, or None."""
+        entry = await self._value(
+            "UPDATE outbox SET claimed_until = $1, attempts = attempts + 1"
+            " WHERE id = (SELECT min(id) FROM outbox"
+            "  WHERE game_id = $2 AND version = $3 AND kind <> 'reminder')"
+            " AND (claimed_until IS NULL OR claimed_until <= $4) RETURNING id",
+            until,
+            game_id,
+            version,
+            now,
+        )
+        return None if entry is None else int(entry)
+
     async def pending_outbox(
         self, *, now: float, created_before: float, max_attempts: int, limit: int = 100
     ) -> list[OutboxRow]:

@@ -13,12 +13,13 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.render import card_text, code_block, render_board, render_hand, render_last, render_result
+from bot.render import card_text, code_block, last_turn, render_board, render_hand, render_last, render_result
 from bot.service import GameRecord
 from bot.stats import RatingChange
 from bot.storage import MatchRow
 from bot.text import t
 from rules.cards import Card
+from rules.moves import Claim
 from rules.view import PlayerView
 
 Names = tuple[str, str]  # the display names of engine players 0 and 1
@@ -49,6 +50,25 @@ def board_text(record: GameRecord, view: PlayerView, names: Names, match: MatchR
     if match is not None:
         text = score_text(match, record, names) + "\n" + text
     return text
+
+
+def board_message(
+    record: GameRecord, view: PlayerView, names: Names, match: MatchRow | None, *, mention: int | None
+) -> str:
+    """The board as it stands in the channel: the mention of the player to move
+    (``mention``, a user id), the stones claimed in the latest turn, the first board of
+    a match's next game says so, then :func:`board_text`. Everything comes from the
+    stored game, so a publication made again after a crash says the same as the first."""
+    lines = [] if mention is None else [turn_mention(mention)]
+    latest = last_turn(view.last_moves)
+    if latest is not None:
+        player, moves = latest
+        lines.extend(announce_claim(names, player, move.stone) for move in moves if isinstance(move, Claim))
+    if match is not None and match.games > 0 and not view.last_moves and view.current_player is not None:
+        name = in_text(names)[view.current_player]
+        lines.append(t("match.next", match_id=match.id, game_id=record.id, name=name))
+    lines.append(board_text(record, view, names, match))
+    return "\n".join(lines)
 
 
 def hand_text(record: GameRecord, view: PlayerView, names: Names, drawn: Sequence[Card] = ()) -> str:
@@ -150,6 +170,7 @@ def end_text(
 __all__ = [
     "Names",
     "announce_claim",
+    "board_message",
     "board_text",
     "end_text",
     "hand_text",

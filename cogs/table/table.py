@@ -4,11 +4,16 @@
 
 * makes a move for a user (:meth:`Table.move`): defer, ``service.apply`` (which commits),
   answer the user, then publish;
-* publishes an outcome (:meth:`Table.publish`): claim announcements, the board (edited
-  in place, with a short new message mentioning the player to move when the turn
-  changes), the end announcement, and both players' DM messages edited in place. AI
+* publishes an outcome (:meth:`Table.publish`): the board (posted anew when the turn
+  passes, mentioning the player to move, the previous one deleted; edited in place
+  otherwise; claims of the latest turn are written on it), the end announcement, and the
+  DM messages the outcome changes, edited in place (:meth:`Table._plan`: at most three
+  calls against Discord's global rate limit for a move that does not end the game). AI
   moves and timer forfeits are published the same way;
-* starts a game (:meth:`Table.start`): the first board and both DMs;
+* starts a game (:meth:`Table.start`): the first board and both DMs, from the outbox
+  entry the game's creation recorded;
+* publishes what a crashed or failed publication left in the outbox
+  (:meth:`Table.publish_pending`), adopting what Discord had already taken;
 * shows a hand privately (:meth:`Table.show_hand`) and redraws a player's controls
   with what they have chosen so far (:meth:`Table.select`).
 
@@ -19,7 +24,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import discord
@@ -31,20 +37,25 @@ from bot.lru import LRU
 from bot.ratings import GLOBAL_SCOPE, guild_scope
 from bot.service import GameRecord, GameService, MoveOutcome
 from bot.text import t
-from cogs.table.messages import Names, announce_claim, board_text, end_text, hand_text, in_text, turn_mention
+from cogs.table.messages import Names, board_message, board_text, end_text, hand_text
 from cogs.ui import Interaction
-from cogs.ui.components import Selection
+from cogs.ui.components import Selection, ShowHandButton
 from cogs.ui.layouts import board_view, hand_controls, rematch_view
 from cogs.ui.replies import NO_MENTIONS
 from rules.cards import Card
 from rules.game import Applied
-from rules.moves import Claim, Move
+from rules.moves import Move
 from rules.view import PlayerView
 
 log = logging.getLogger(__name__)
 
 CANNOT_DM = 50007  # Discord's error code: the user does not accept DMs from us
 VIEWS_KEPT = 32  # a move renders each seat's view a few times; a view is cheap to redo
+# How far back the recovery looks for what an interrupted publication already posted:
+# one request each (Discord's maximum is 100). A busy channel may have buried it deeper.
+RECENT_MESSAGES = 50
+RECENT_DMS = 10
+BOARD_BUTTON = ShowHandButton.__discord_ui_compiled_template__
 
 
 def _drawn(applied: Sequence[Applied], player: int) -> list[Card]:
@@ -57,6 +68,40 @@ def _private(interaction: Interaction) -> bool:
     DM with the bot, or an ephemeral reply): the only places a hand may be drawn."""
     message = interaction.message
     return message is not None and (message.guild is None or message.flags.ephemeral)
+
+
+def _nonce(record: GameRecord, what: str) -> str:
+    """The nonce of one message a publication sends (``what``: b board, e end, r
+    reminder, d0/d1 a DM). With it Discord (``enforce_nonce``) returns the message it
+    already made for the same nonce within a few minutes instead of making another:
+    a send repeated after a lost answer, or by the recovery soon after a crash."""
+    return f"st{record.id}.{record.version}{what}"[:25]
+
+
+def _boards_of(messages: Iterable[discord.Message], game_id: int) -> list[tuple[discord.Message, int | None]]:
+    """The boards of ``game_id`` among ``messages`` with the version each shows (None:
+    a board posted before boards carried it), recognised by their Show-my-hand button."""
+    boards = []
+    for message in messages:
+        for row in message.components:
+            for item in getattr(row, "children", ()):
+                found = BOARD_BUTTON.fullmatch(getattr(item, "custom_id", None) or "")
+                if found is not None and int(found["game"]) == game_id:
+                    version = found["version"]
+                    boards.append((message, None if version is None else int(version)))
+    return boards
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What one publication changes on Discord (see :meth:`Table._plan`)."""
+
+    new_board: bool  # post the board anew, mentioning the player to move, and delete the old one
+    dms: frozenset[int]  # the players whose DM is refreshed
+    start: bool = False  # the game's first publication
+
+
+BOTH = frozenset({0, 1})
 
 
 def _mentioning(user_id: int | None) -> discord.AllowedMentions:
@@ -111,23 +156,19 @@ class Table:
     # ---------------------------------------------------------------- start
 
     async def start(self, record: GameRecord) -> None:
-        """Post the first board and send both players their hand. Called once the game
-        is committed."""
-        names = await self.names(record)
-        channel = self.channel(record)
-        board_id = None
-        if channel is not None:
-            mover = record.current_user
-            with i18n.use(await self._channel_language(record)):
-                board = self.board(record, names)
-                message = await channel.send(
-                    board if mover is None else turn_mention(mover) + "\n" + board,
-                    view=board_view(record.id),
-                    allowed_mentions=_mentioning(mover),
-                )
-            board_id = message.id
-        dm_ids = {player: await self._send_dm(record, player, names) for player in (0, 1)}
-        await self.service.set_message_ids(record.id, board_message_id=board_id, dm_message_ids=dm_ids)
+        """Publish a new game: its first board (mentioning the player to move) and both
+        hands. The transaction that created the game recorded this publication in the
+        outbox; claiming it here makes it once, whoever else (another process, the
+        recovery after a crash) is at it."""
+        entry = None
+        if self.service.outbox:
+            entry = await self.bot.delivery.claim_start(record.id, record.version)
+            if entry is None:
+                return  # published already, or another process is at it
+        async with self._publish_lock(record.id):
+            await self._show(record, _Plan(new_board=True, dms=BOTH, start=True))
+        if entry is not None:
+            await self.bot.delivery.done(entry)
 
     async def tell_dm_tip(self, interaction: Interaction, game_id: int) -> None:
         """Once per game, privately: the user's DMs refused us, and how to open them."""
@@ -199,9 +240,13 @@ class Table:
 
     # ---------------------------------------------------------------- publish
 
-    async def publish(self, outcome: MoveOutcome, *, skip_dm: int | None = None) -> None:
-        """Show a committed outcome everywhere: claims, board, end, both DMs (but not
-        the DM of ``skip_dm``, already updated by the move's own response).
+    async def publish(
+        self, outcome: MoveOutcome, *, skip_dm: int | None = None, recovering: bool = False
+    ) -> None:
+        """Show a committed outcome: the board, the end, the DMs its plan names (see
+        :meth:`_plan`; not the DM of ``skip_dm``, already updated by the move's own
+        response). ``recovering``: made again by :meth:`publish_pending`, which may
+        find that an interrupted attempt already posted some of it.
 
         The outcome's outbox entry is claimed first and marked done after: if this
         process dies (or Discord fails) in between, :meth:`publish_pending` of some
@@ -210,13 +255,21 @@ class Table:
         entry = outcome.outbox_id
         if entry is not None and not await self.bot.delivery.claim(entry):
             return
-        lock = self._publish_locks.setdefault(record.id, asyncio.Lock())
-        async with lock:
+        async with self._publish_lock(record.id):
             # Publishing the latest record keeps the messages right even if two
             # outcomes of one game are published out of order.
             latest = await self.service.get(record.id)
-            superseded = latest.version > record.version
-            await self._publish(outcome, superseded=superseded, skip_dm=skip_dm)
+            if latest.version > record.version:
+                # A later change is committed and publishes itself. A move of the same
+                # turn would only edit the board, so the turn change is shown here, from
+                # the latest state; anything else (the end too) is left to the later
+                # publication.
+                if outcome.turn_changed and not latest.game.is_over:
+                    await self._show(latest, self._plan(latest, turn_changed=True), recovering=recovering)
+            else:
+                drawn = {player: _drawn(outcome.applied, player) for player in (0, 1)}
+                plan = self._plan(record, turn_changed=outcome.turn_changed, skip_dm=skip_dm)
+                await self._show(record, plan, drawn, recovering=recovering)
         if entry is not None:
             await self.bot.delivery.done(entry)
         if record.game.is_over:
@@ -224,10 +277,48 @@ class Table:
             await self._start_next_of_match(record)
         self.bot.opponent.notice(record)  # the AI's turn, if it is
 
+    def _plan(self, record: GameRecord, *, turn_changed: bool, skip_dm: int | None = None) -> _Plan:
+        """What a publication of ``record`` changes. At most three calls that count
+        against Discord's global rate limit for an ordinary move:
+
+        * a new turn: the board posted anew, mentioning the player to move (an edit
+          notifies nobody), and the previous board deleted; that player's DM. The
+          mover's DM is not touched: their move's own response updated it (a click in
+          the DM), or its controls are of no use until their next turn, when it is
+          refreshed as "that player's DM";
+        * a move that keeps the turn (a claim, a card before the draw): the board edited
+          in place; the mover's DM unless their response updated it;
+        * the end: the board edited, the end announcement, both DMs (up to four);
+        * a game nobody has seen yet (no board, no DM: its start, or a later move of a
+          game whose start was never published): the board and both DMs.
+
+        The turn goes to the AI without a new board: nobody is to be told. A player
+        without a DM message gets one (unless their DMs refuse us)."""
+        if record.board_message_id is None and record.dm_message_ids == (None, None):
+            return _Plan(new_board=True, dms=BOTH, start=True)
+        if record.game.is_over:
+            return _Plan(new_board=False, dms=BOTH - {skip_dm})
+        current = record.current_player
+        assert current is not None  # the game is not over
+        if turn_changed:
+            return _Plan(new_board=self._to_notify(record) is not None, dms=frozenset({current}))
+        return _Plan(new_board=False, dms=frozenset({current}) - {skip_dm})
+
+    def _to_notify(self, record: GameRecord) -> int | None:
+        """The user to mention on the board: the player to move, unless that is the bot."""
+        mover = record.current_user
+        if mover is None or (self.bot.user is not None and mover == self.bot.user.id):
+            return None
+        return mover
+
+    def _publish_lock(self, game_id: int) -> asyncio.Lock:
+        return self._publish_locks.setdefault(game_id, asyncio.Lock())
+
     async def publish_pending(self) -> int:
         """Publish what committed changes still owe (the outbox), each by one process:
         left by a crash, or by a publication that failed. Rendered again from the stored
-        game. Returns how many were published."""
+        game, looking first for what an interrupted attempt already posted. Returns how
+        many were published."""
         published = 0
         for entry in await self.bot.delivery.pending():
             if not await self.bot.delivery.claim(entry.id):
@@ -251,14 +342,17 @@ class Table:
         if kind == "reminder":
             if not record.is_active or record.version != version:
                 return False  # moved on meanwhile: no reminder is due
-            await self.remind(record)
+            await self.remind(record, recovering=True)
             return True
         if record.version != version:
             return False  # a later change is stored; its own publication shows it
-        await self.publish(MoveOutcome(game=record, previous_version=version, turn_changed=kind == "turn"))
+        outcome = MoveOutcome(game=record, previous_version=version, turn_changed=kind == "turn")
+        await self.publish(outcome, recovering=True)
         return True
 
-    async def remind(self, record: GameRecord, *, outbox_id: int | None = None) -> None:
+    async def remind(
+        self, record: GameRecord, *, outbox_id: int | None = None, recovering: bool = False
+    ) -> None:
         """Remind the player to move that their time runs out (once per turn: the
         caller has claimed it with ``service.claim_reminder``)."""
         if outbox_id is not None and not await self.bot.delivery.claim(outbox_id):
@@ -274,7 +368,10 @@ class Table:
                     deadline=deadline,
                 )
             try:
-                await channel.send(text, allowed_mentions=_mentioning(record.current_user))
+                if not (recovering and await self._posted(channel, text)):
+                    await channel.send(
+                        text, allowed_mentions=_mentioning(record.current_user), nonce=_nonce(record, "r")
+                    )
             except discord.HTTPException:
                 log.info("could not remind game %s", record.id)
         if outbox_id is not None:
@@ -289,7 +386,9 @@ class Table:
         for a game changed behind the service's back."""
         for player in (0, 1):
             self._views.pop((game_id, player))
-        await self.publish(MoveOutcome(game=await self.service.reload(game_id)))
+        record = await self.service.reload(game_id)
+        async with self._publish_lock(game_id):
+            await self._show(record, _Plan(new_board=False, dms=BOTH))
 
     def _forget(self, game_id: int) -> None:
         """A finished game's in-memory entries (what is stored stays)."""
@@ -298,40 +397,150 @@ class Table:
             self._views.pop((game_id, player))
         self.bot.delivery.forget_game(game_id)
 
-    async def _publish(self, outcome: MoveOutcome, *, superseded: bool, skip_dm: int | None) -> None:
-        """``superseded``: a later move is already committed and will be published too, so
-        only this outcome's announcements are made, not the board or the DMs."""
-        record = outcome.game
+    async def _show(
+        self,
+        record: GameRecord,
+        plan: _Plan,
+        drawn: Mapping[int, Sequence[Card]] | None = None,
+        *,
+        recovering: bool = False,
+    ) -> None:
+        """Make ``plan`` for ``record``: the channel first (board, end), then the DMs."""
         names = await self.names(record)
         channel = self.channel(record)
         if channel is not None:
-            await self._publish_in_channel(outcome, channel, names, superseded=superseded)
-        if superseded:
-            return
+            await self._show_in_channel(record, channel, names, plan, recovering=recovering)
         for player in (0, 1):
-            if player != skip_dm:
-                await self._update_dm(record, player, names, _drawn(outcome.applied, player))
+            if player in plan.dms or record.dm_message_ids[player] is None:
+                cards = (drawn or {}).get(player, ())
+                await self._update_dm(record, player, names, cards, first=plan.start, recovering=recovering)
 
     async def _channel_language(self, record: GameRecord) -> str:
         return await self.bot.languages.for_guild(record.guild_id)
 
-    async def _publish_in_channel(
-        self, outcome: MoveOutcome, channel: discord.PartialMessageable, names: Names, *, superseded: bool
+    async def _show_in_channel(
+        self,
+        record: GameRecord,
+        channel: discord.PartialMessageable,
+        names: Names,
+        plan: _Plan,
+        *,
+        recovering: bool,
     ) -> None:
-        """Claims, the board and the end, in the server's language."""
-        record = outcome.game
+        """The board and the end, in the server's language."""
+        over = record.game.is_over
+        if plan.start and record.match_id is not None:
+            await self.bot.matches.refresh(record.match_id)  # its score line, current
         with i18n.use(await self._channel_language(record)):
-            for entry in outcome.applied:
-                for stone, owner in entry.decided:
-                    if isinstance(entry.move, Claim) or entry.result is None:
-                        await channel.send(announce_claim(names, owner, stone), allowed_mentions=NO_MENTIONS)
-            if not superseded:
-                await self._update_board(record, channel, names, turn_changed=outcome.turn_changed)
-            if record.game.is_over:
-                await self._announce_end(record, channel, names)
+            # Only where a message would be posted again: what an interrupted attempt
+            # already posted is adopted, not repeated (one history request, on this
+            # rare path only).
+            recent = await self._recent(channel) if recovering and (plan.new_board or over) else None
+            if plan.new_board:
+                await self._post_board(record, channel, names, recent)
+            else:
+                await self._edit_board(record, channel, names)
+            if over:
+                await self._announce_end(record, channel, names, recent)
+        if plan.new_board or over:
+            await self._drop_turn_mention(record, channel)
+
+    def _board_message(self, record: GameRecord, names: Names) -> str:
+        match = self.bot.matches.cached(record.match_id) if record.match_id is not None else None
+        return board_message(record, self.view(record, 0), names, match, mention=self._to_notify(record))
+
+    async def _post_board(
+        self,
+        record: GameRecord,
+        channel: discord.PartialMessageable,
+        names: Names,
+        recent: Sequence[discord.Message] | None,
+    ) -> None:
+        """Post the board anew (mentioning the player to move) and delete the previous
+        one: an edit would notify nobody, and a separate mention would cost a message
+        more, and its deletion another. When recovering, a board of this version that
+        an interrupted attempt posted is adopted, and every older board of the game in
+        sight is deleted (the previous one's id may not have been stored)."""
+        content = self._board_message(record, names)
+        view = board_view(record.id, record.version, finished=record.game.is_over)
+        previous = record.board_message_id
+        boards = _boards_of(recent or (), record.id)
+        posted = next((message for message, version in boards if version == record.version), None)
+        if posted is None:
+            message = await channel.send(
+                content,
+                view=view,
+                allowed_mentions=_mentioning(self._to_notify(record)),
+                nonce=_nonce(record, "b"),
+            )
+            board_id = message.id
+        else:
+            board_id = posted.id
+            log.info("board of game %s at version %s was posted already; adopted", record.id, record.version)
+        if board_id != previous:
+            await self.service.set_message_ids(record.id, board_message_id=board_id)
+        stale = ({previous} | {message.id for message, _ in boards}) - {board_id, None}
+        for message_id in sorted(m for m in stale if m is not None):
+            try:
+                await channel.get_partial_message(message_id).delete()
+            except discord.HTTPException:
+                log.info("could not delete an old board of game %s", record.id)
+
+    async def _edit_board(
+        self, record: GameRecord, channel: discord.PartialMessageable, names: Names
+    ) -> None:
+        """Edit the board in place (a move that keeps the turn, the end); post it if it
+        is gone."""
+        content = self._board_message(record, names)
+        view = board_view(record.id, record.version, finished=record.game.is_over)
+        if record.board_message_id is not None:
+            try:
+                await channel.get_partial_message(record.board_message_id).edit(
+                    content=content, view=view, allowed_mentions=NO_MENTIONS
+                )
+                return
+            except discord.NotFound:
+                log.info("board message of game %s is gone; posting a new one", record.id)
+        message = await channel.send(
+            content, view=view, allowed_mentions=NO_MENTIONS, nonce=_nonce(record, "b")
+        )
+        await self.service.set_message_ids(record.id, board_message_id=message.id)
+
+    async def _drop_turn_mention(self, record: GameRecord, channel: discord.PartialMessageable) -> None:
+        """Delete the separate "your turn" message that boards posted before the mention
+        moved into the board itself left standing (its id is stored, so once)."""
+        delivery = self.bot.delivery
+        previous = await delivery.ping_message(record.id)
+        if previous is None:
+            return
+        await delivery.set_ping_message(record.id, None)
+        try:
+            await channel.get_partial_message(previous).delete()
+        except discord.HTTPException:
+            log.info("could not delete an old turn mention of game %s", record.id)
+
+    async def _recent(
+        self, channel: discord.abc.Messageable, limit: int = RECENT_MESSAGES
+    ) -> list[discord.Message]:
+        """The bot's messages among the channel's latest ``limit`` (one request); none if
+        Discord will not say."""
+        me = self.bot.user
+        try:
+            return [m async for m in channel.history(limit=limit) if me is not None and m.author.id == me.id]
+        except discord.HTTPException:
+            log.info("could not read the recent messages of channel %s", getattr(channel, "id", None))
+            return []
+
+    async def _posted(self, channel: discord.abc.Messageable, content: str) -> bool:
+        """Whether the bot's recent messages in ``channel`` hold ``content`` already."""
+        return any(message.content == content for message in await self._recent(channel))
 
     async def _announce_end(
-        self, record: GameRecord, channel: discord.PartialMessageable, names: Names
+        self,
+        record: GameRecord,
+        channel: discord.PartialMessageable,
+        names: Names,
+        recent: Sequence[discord.Message] | None,
     ) -> None:
         """The result, rating changes, a match's score, and the Rematch button."""
         scope = GLOBAL_SCOPE if record.guild_id is None else guild_scope(record.guild_id)
@@ -339,91 +548,46 @@ class Table:
         match = await self.bot.matches.refresh(record.match_id) if record.match_id is not None else None
         match_over = match is None or match.status == "finished"
         offer_rematch = not record.vs_ai and match_over
+        text = end_text(record, names, changes, match)
+        if recent is not None and any(message.content == text for message in recent):
+            return  # announced by an interrupted attempt
         await channel.send(
-            end_text(record, names, changes, match),
+            text,
             view=rematch_view(record.id) if offer_rematch else discord.utils.MISSING,
             allowed_mentions=NO_MENTIONS,
+            nonce=_nonce(record, "e"),
         )
 
     async def _start_next_of_match(self, record: GameRecord) -> None:
-        """After a game of a match ended: announce and start the next one, which the
-        result's transaction created."""
+        """After a game of a match ended: start the next one, which the result's
+        transaction created (its first board says so)."""
         if record.match_id is None:
             return
         game_id = await self.bot.matches.next_game(record.match_id)
-        if game_id is None:
-            return
-        following = await self.service.get(game_id)
-        if following.board_message_id is not None or any(following.dm_message_ids):
-            return  # already started
-        channel = self.channel(following)
-        if channel is not None and following.current_player is not None:
-            names = await self.names(following)
-            with i18n.use(await self._channel_language(following)):
-                text = t(
-                    "match.next",
-                    match_id=record.match_id,
-                    game_id=following.id,
-                    name=in_text(names)[following.current_player],
-                )
-            await channel.send(text, allowed_mentions=NO_MENTIONS)
-        await self.start(following)
-
-    async def _update_board(
-        self, record: GameRecord, channel: discord.PartialMessageable, names: Names, *, turn_changed: bool
-    ) -> None:
-        """Edit the board in place; when the turn changes, mention the player to move in
-        a short new message (an edit notifies nobody) and delete the previous one."""
-        view = board_view(record.id, finished=record.game.is_over)
-        board_id = record.board_message_id
-        edited = False
-        if board_id is not None:
-            try:
-                await channel.get_partial_message(board_id).edit(
-                    content=self.board(record, names), view=view, allowed_mentions=NO_MENTIONS
-                )
-                edited = True
-            except discord.NotFound:
-                log.info("board message of game %s is gone; posting a new one", record.id)
-        if not edited:
-            message = await channel.send(self.board(record, names), view=view, allowed_mentions=NO_MENTIONS)
-            board_id = message.id
-            await self.service.set_message_ids(record.id, board_message_id=board_id)
-        if (turn_changed or record.game.is_over) and board_id is not None:
-            await self._ping(record, channel, board_id)
-
-    async def _ping(self, record: GameRecord, channel: discord.PartialMessageable, board_id: int) -> None:
-        """Mention the player to move once for this turn (nobody once the game is over).
-        The mention's id is stored, so that after a restart the old one is still deleted."""
-        delivery = self.bot.delivery
-        previous = await delivery.ping_message(record.id)
-        new_id = None
-        mover = record.current_user
-        if mover is not None and (self.bot.user is None or mover != self.bot.user.id):
-            guild = record.guild_id or "@me"
-            link = f"https://discord.com/channels/{guild}/{record.channel_id}/{board_id}"
-            message = await channel.send(
-                t("board.your_turn_ping", mention=f"<@{mover}>", game_id=record.id, link=link),
-                allowed_mentions=_mentioning(mover),
-                suppress_embeds=True,
-            )
-            new_id = message.id
-        await delivery.set_ping_message(record.id, new_id)
-        if previous is not None:
-            try:
-                await channel.get_partial_message(previous).delete()
-            except discord.HTTPException:
-                log.info("could not delete an old turn mention of game %s", record.id)
+        if game_id is not None:
+            await self.start(await self.service.get(game_id))
 
     # ---------------------------------------------------------------- DMs
 
-    async def _update_dm(self, record: GameRecord, player: int, names: Names, drawn: Sequence[Card]) -> None:
+    async def _update_dm(
+        self,
+        record: GameRecord,
+        player: int,
+        names: Names,
+        drawn: Sequence[Card],
+        *,
+        first: bool = False,
+        recovering: bool = False,
+    ) -> None:
+        """Edit the player's DM message; send one if they have none. ``first``: the
+        game's first publication, which tries even DMs that refused us before (they
+        may have been opened since)."""
         user_id = record.players[player]
         message_id = record.dm_message_ids[player]
         if message_id is None:
-            if record.ai_player == player or await self.bot.delivery.dm_closed(user_id):
+            if record.ai_player == player or (not first and await self.bot.delivery.dm_closed(user_id)):
                 return
-            new_id = await self._send_dm(record, player, names, drawn)
+            new_id = await self._send_dm(record, player, names, drawn, recovering=recovering)
             if new_id is not None:
                 await self.service.set_message_ids(record.id, dm_message_ids={player: new_id})
             return
@@ -443,8 +607,16 @@ class Table:
             await self.bot.delivery.set_dm_closed(user_id, True)
 
     async def _send_dm(
-        self, record: GameRecord, player: int, names: Names, drawn: Sequence[Card] = ()
+        self,
+        record: GameRecord,
+        player: int,
+        names: Names,
+        drawn: Sequence[Card] = (),
+        *,
+        recovering: bool = False,
     ) -> int | None:
+        """Send the player their hand; its message id (None: no DM). ``recovering``:
+        the same message sent by an interrupted attempt is adopted instead."""
         if record.ai_player == player:
             return None  # the bot's own AI seat: the bot never DMs itself
         user_id = record.players[player]
@@ -453,8 +625,14 @@ class Table:
             return None
         with i18n.use(await self.bot.languages.for_user(user_id)):
             content, controls = self.hand(record, player, names, drawn), self.controls(record, player)
+        if recovering:
+            for message in await self._recent(channel, RECENT_DMS):
+                if message.content == content:
+                    return message.id
         try:
-            message = await channel.send(content, view=controls or discord.utils.MISSING)
+            message = await channel.send(
+                content, view=controls or discord.utils.MISSING, nonce=_nonce(record, f"d{player}")
+            )
         except discord.Forbidden as error:
             if error.code == CANNOT_DM:
                 log.info("user %s does not accept DMs (game %s)", user_id, record.id)
@@ -471,8 +649,8 @@ class Table:
         if channel is not None:
             return channel
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            channel = user.dm_channel or await user.create_dm()
+            # By id: fetching the user first would cost a request more.
+            channel = await self.bot.create_dm(discord.Object(user_id))
         except discord.HTTPException:
             log.warning("cannot open a DM channel with user %s", user_id)
             return None

@@ -163,24 +163,30 @@ class ChallengeButton(Component[Button], template=r"st:chal:(?P<id>\d+):(?P<answ
 # ---------------------------------------------------------- board and game's end
 
 
-class ShowHandButton(Component[Button], template=r"st:hand:(?P<game>\d+)"):
+class ShowHandButton(Component[Button], template=r"st:hand:(?P<game>\d+)(?::(?P<version>\d+))?"):
     """On the public board: answers the clicking player, ephemerally, with their hand
-    and controls (the way to play with DMs closed)."""
+    and controls (the way to play with DMs closed).
 
-    def __init__(self, game_id: int, *, disabled: bool = False) -> None:
+    ``version``: the game's version the board shows. A click ignores it (it always
+    shows the current hand); it marks the board message, so that a publication made
+    again after a crash finds the board it already posted instead of posting another.
+    Boards posted before it was added (``st:hand:<game>``) still work."""
+
+    def __init__(self, game_id: int, version: int | None = None, *, disabled: bool = False) -> None:
         self.game_id = game_id
+        self.version = version
         super().__init__(
             discord.ui.Button(
                 label=t("board.show_hand"),
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"st:hand:{game_id}",
+                custom_id=f"st:hand:{game_id}" if version is None else f"st:hand:{game_id}:{version}",
                 disabled=disabled,
             )
         )
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Self:
-        return cls(int(match["game"]))
+        return cls(int(match["game"]), None if match["version"] is None else int(match["version"]))
 
     async def run(self, interaction: Interaction, handlers: Handlers) -> None:
         await handlers.show_hand(interaction, self.game_id)

@@ -65,9 +65,10 @@ def challenge_view(challenge_id: int, *, disabled: bool = False) -> discord.ui.V
     )
 
 
-def board_view(game_id: int, *, finished: bool = False) -> discord.ui.View:
-    """The board's "Show my hand" button (disabled once the game is over)."""
-    return _view(ShowHandButton(game_id, disabled=finished))
+def board_view(game_id: int, version: int | None = None, *, finished: bool = False) -> discord.ui.View:
+    """The board's "Show my hand" button (disabled once the game is over), marked with
+    the ``version`` the board shows."""
+    return _view(ShowHandButton(game_id, version, disabled=finished))
 
 
 def rematch_view(game_id: int) -> discord.ui.View:

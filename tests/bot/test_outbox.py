@@ -21,9 +21,39 @@ async def _game_and_move(db: Storage, clock: FakeClock, *, outbox: bool = True):
     record = await service.create_game(
         guild_id=1, channel_id=2, players=(ALICE, BOB), options=GameOptions(), seed=5, first_player=0
     )
+    if outbox:  # the game's first publication, made as the table makes it
+        delivery = Delivery(db, clock=clock)
+        entry = await delivery.claim_start(record.id, record.version)
+        assert entry is not None
+        await delivery.done(entry)
     move = next(m for m in record.game.legal_moves() if isinstance(m, PlayCard))
     outcome = await service.apply(record.id, ALICE, move, expected_version=record.version)
     return service, outcome
+
+
+async def test_a_new_game_records_its_first_publication(db: Storage, clock: FakeClock) -> None:
+    service = GameService(db, clock=clock, outbox=True)
+    record = await service.create_game(
+        guild_id=1, channel_id=2, players=(ALICE, BOB), options=GameOptions(), seed=5, first_player=0
+    )
+    clock.now += RECOVERY_GRACE
+    publishers = [Delivery(db, clock=clock) for _ in range(3)]
+    pending = await publishers[0].pending()
+    assert [(e.game_id, e.version, e.kind) for e in pending] == [(record.id, record.version, "turn")]
+    claims = await asyncio.gather(*(p.claim_start(record.id, record.version) for p in publishers))
+    assert [c for c in claims if c is not None] == [pending[0].id]  # one publisher takes it
+    await publishers[0].done(pending[0].id)
+    assert await publishers[1].claim_start(record.id, record.version) is None  # published
+
+
+async def test_a_game_whose_creation_rolls_back_owes_nothing(db: Storage, clock: FakeClock) -> None:
+    service = GameService(db, clock=clock, outbox=True)
+    with pytest.raises(RuntimeError):
+        async with db.transaction():
+            await service.insert_game(guild_id=1, channel_id=2, players=(ALICE, BOB), options=GameOptions())
+            raise RuntimeError("the challenge was answered meanwhile")
+    clock.now += RECOVERY_GRACE
+    assert await Delivery(db, clock=clock).pending() == []
 
 
 async def test_a_commit_records_its_publication(db: Storage, clock: FakeClock) -> None:

@@ -5,11 +5,23 @@ from __future__ import annotations
 import random
 import re
 
-from tests.cogs.helpers import challenge_and_accept, dm_message, dm_turn, hand_in, setup_members
+from tests.cogs.helpers import (
+    challenge_and_accept,
+    dm_message,
+    dm_turn,
+    flat_components,
+    hand_in,
+    setup_members,
+)
 
 
-def pings(channel) -> list:
-    return [m for m in channel.history() if "your turn in game" in m.content]
+def boards(channel) -> list:
+    """The boards standing in the channel (each carries its Show my hand button)."""
+    return [
+        m
+        for m in channel.history()
+        if any(c.get("custom_id", "").startswith("st:hand:") for c in flat_components(m))
+    ]
 
 
 async def test_player_to_move_is_mentioned_once_per_turn(simcord_env, simcord_bot):
@@ -35,17 +47,19 @@ async def test_player_to_move_is_mentioned_once_per_turn(simcord_env, simcord_bo
             and entry.path == f"/channels/{channel.id}/messages"
             and (entry.json or {}).get("allowed_mentions", {}).get("users")
         ]
-        standing = pings(channel)
+        (standing,) = boards(channel)  # one board at a time: a new one replaces the old
         if after.game.is_over:
-            assert standing == [] and notified == []
+            assert "<@" not in standing.content and notified == []
             break
         if after.current_user != before:
             turn_changes += 1
+            # The new board is the one message that notifies, naming the player to move.
             assert [[int(u) for u in users] for users in notified] == [[after.current_user]]
+            assert standing.id == after.board_message_id != record.board_message_id
         else:
-            assert notified == []  # e.g. a claim: same turn, no new mention
-        # One mention stands at a time, naming the player to move.
-        assert len(standing) == 1 and f"<@{after.current_user}>" in standing[0].content
+            assert notified == []  # e.g. a claim: same turn, the board edited in place
+            assert standing.id == after.board_message_id == record.board_message_id
+        assert standing.content.startswith(f"<@{after.current_user}>, your turn.")
     assert turn_changes > 5
 
 

@@ -94,12 +94,36 @@ async def play_out(env, bot, channel, members, game_id, rng, log_tap, *, slash_f
         seen_log = len(log_tap.lines)
         leaked = secret & cards_in(new_lines)
         assert not leaked, f"hand cards {leaked} in the log: {new_lines}"
-        # Each player's DM shows exactly their own hand.
-        for p, m in enumerate(record.players):
-            now = await bot.service.get(game_id)
+        now = await bot.service.get(game_id)
+        # The board says who claimed which stone in the latest turn: read from the
+        # stored game, so it stands until the next player's turn replaces the board.
+        board = next(m for m in channel.history() if m.id == now.board_message_id)
+        for player, stone in claims_of_latest_turn(now):
+            assert f"{by_id[now.players[player]].name} claims stone {stone}." in board.content
+        # Each player's DM shows exactly their own hand: the player to move's always,
+        # the others' once their DM was updated by their move (a click in it) or at the
+        # end. A move typed as a command leaves that DM until the player's next turn.
+        for p, m in enumerate(now.players):
+            if by_id[m] in slash_for and p != now.current_player and not now.game.is_over:
+                continue
             dm = dm_message(by_id[m])
             assert sorted(hand_in(dm.content)) == sorted(str(c) for c in now.game.hand(p))
     raise AssertionError("game did not end")
+
+
+def claims_of_latest_turn(record: Any) -> list[tuple[int, int]]:
+    """(player, stone) of each claim in the latest turn of the game's log."""
+    log = record.game.log
+    if not log:
+        return []
+    player = log[-1][0]
+    claims = []
+    for who, move in reversed(log):
+        if who != player:
+            break
+        if isinstance(move, Claim):
+            claims.append((who, move.stone))
+    return claims
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -109,11 +133,7 @@ async def test_full_game_through_dm_controls(simcord_env, simcord_bot, log_tap, 
     game_id = await challenge_and_accept(env, channel, alice, bob)
     record = await play_out(env, bot, channel, (alice, bob), game_id, random.Random(seed), log_tap)
     result = record.game.result
-    # Every successful claim was announced in the channel.
-    claimed = [(player, move.stone) for player, move in record.game.log if isinstance(move, Claim)]
-    names = {record.players.index(alice.id): "alice", record.players.index(bob.id): "bob"}
-    for player, stone in claimed:
-        assert f"{names[player]} claims stone {stone}." in public_text(channel)
+    assert any(isinstance(move, Claim) for _, move in record.game.log)  # play_out saw claims on the board
     last = channel.last_message.content
     assert f"Game #{game_id} is over" in last
     if result.winner is not None:

@@ -1,5 +1,7 @@
-"""What the table remembers across a restart (migration 4): the one "your turn" mention
-of the current turn, and the DM state of a player whose DMs are closed."""
+"""What the table remembers across a restart (migration 4): the board of the current
+turn, which mentions the player to move and is replaced at the next turn, a separate
+turn mention left by an older version, and the DM state of a player whose DMs are
+closed."""
 
 from __future__ import annotations
 
@@ -16,9 +18,9 @@ from tests.cogs.test_resilience import ephemeral_turn
 TIP = "I can't send you direct messages"
 
 
-def pings(channel: Any, game_id: int) -> list[Any]:
-    """The "your turn in game #N" mentions standing in the channel."""
-    return [m for m in channel.history() if f"your turn in game #{game_id}:" in m.content]
+def boards(channel: Any, game_id: int) -> list[Any]:
+    """The boards of game #N standing in the channel."""
+    return [m for m in channel.history() if f"Game #{game_id}:" in m.content and "```" in m.content]
 
 
 def tips(channel: Any, member: Any) -> list[Any]:
@@ -43,7 +45,7 @@ async def one_turn(bot: Any, members: tuple[Any, ...], game_id: int, rng: random
     raise AssertionError("the turn did not end")
 
 
-async def test_turn_mention_replaced_after_a_restart(tmp_path):
+async def test_turn_board_replaced_after_a_restart(tmp_path):
     path = tmp_path / "pings.sqlite"
     first = create_bot(database=path)
     async with simcord.run(first) as env:
@@ -52,8 +54,12 @@ async def test_turn_mention_replaced_after_a_restart(tmp_path):
         rng = random.Random(11)
         for _ in range(2):
             await one_turn(first, (alice, bob), game_id, rng)
-        (before,) = pings(channel, game_id)
-        assert await first.db.get_ping_message_id(game_id) == before.id
+        (before,) = boards(channel, game_id)
+        assert (await first.service.get(game_id)).board_message_id == before.id
+        # A "your turn" message that an older version posted beside the board, and
+        # stored so that it is deleted at the next turn.
+        legacy = next(m for m in channel.history() if "has started" in m.content)
+        await first.db.set_ping_message_id(game_id, legacy.id)
 
         second = create_bot(database=path)
         await env.restart_bot(second)
@@ -61,14 +67,16 @@ async def test_turn_mention_replaced_after_a_restart(tmp_path):
         await one_turn(second, (alice, bob), game_id, rng)
         record = await second.service.get(game_id)
         assert not record.game.is_over
-        # The old mention is gone: exactly one, for the player now to move.
-        (after,) = pings(channel, game_id)
+        # The old board is gone: exactly one, mentioning the player now to move.
+        (after,) = boards(channel, game_id)
         assert after.id != before.id
         assert after.content.startswith(f"<@{record.current_user}>, your turn")
-        assert await second.db.get_ping_message_id(game_id) == after.id
+        assert record.board_message_id == after.id
+        assert legacy.id not in [m.id for m in channel.history()]
+        assert await second.db.get_ping_message_id(game_id) is None
         # And the new process keeps it up to date from then on.
         await one_turn(second, (alice, bob), game_id, rng)
-        (latest,) = pings(channel, game_id)
+        (latest,) = boards(channel, game_id)
         assert latest.id != after.id
         await second.db.close()
 
