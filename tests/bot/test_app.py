@@ -37,8 +37,8 @@ async def test_creating_connects_to_nothing() -> None:
 
 
 SCHOTTEN_COMMANDS = {
-    "board", "challenge", "claim", "draw", "export", "games", "hand", "hint", "history", "language", "leaderboard",
-    "move", "pass", "play", "practice", "replay", "resign", "rules", "stats",
+    "board", "challenge", "claim", "draw", "export", "games", "hand", "hint", "history", "language",
+    "leaderboard", "move", "pass", "play", "practice", "replay", "resign", "rules", "stats",
 }  # fmt: skip
 
 
