@@ -7,7 +7,7 @@ It runs the bot's own ``GameService`` (with the outbox, the rating and match hoo
 ``Delivery``, ``Table`` (publish, publish_pending, remind) and ``Timers.run_once``
 rounds, against a PostgreSQL database that other workers share. Only Discord is
 missing: the table's Discord calls (``Table._publish``, the reminder's channel) are
-replaced by a recorder that waits a moment, as a REST call would, and then prints what
+replaced by a recorder (``Table._show``) that waits a moment, as a REST call would, and then prints what
 Discord accepted.
 
 Players move in ``SLOTS`` games (``channel_id`` 100 + slot), every worker in every game,
@@ -39,7 +39,7 @@ import contextvars
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 import discord
@@ -55,6 +55,7 @@ from bot.stats import install as install_stats
 from bot.storage import Storage, open_database
 from cogs.table import Table
 from cogs.timers import Timers
+from rules.cards import Card
 from rules.game import GameOptions
 
 # Virtual seconds (see SPEED): a reminder 40 s into a turn, a forfeit after 80 s.
@@ -95,6 +96,12 @@ class ReportingDelivery(Delivery):
             ENTRY.set(entry_id)  # the claimant's task goes on to publish it
         return won
 
+    async def claim_start(self, game_id: int, version: int) -> int | None:
+        entry = await super().claim_start(game_id, version)
+        if entry is not None:
+            ENTRY.set(entry)
+        return entry
+
     async def done(self, entry_id: int) -> None:
         await super().done(entry_id)
         report("done", entry_id)
@@ -115,9 +122,19 @@ class RecordingTable(Table):
     def channel(self, record: GameRecord) -> discord.PartialMessageable | None:
         return cast(discord.PartialMessageable, Channel(record))
 
-    async def _publish(self, outcome: MoveOutcome, *, superseded: bool, skip_dm: int | None) -> None:
-        await discord_call()  # claims, board, DMs: here one call stands for them
-        report("published", outcome.game.id, outcome.game.version, ENTRY.get())
+    async def _show(
+        self,
+        record: GameRecord,
+        plan: Any,
+        drawn: Mapping[int, Sequence[Card]] | None = None,
+        *,
+        recovering: bool = False,
+    ) -> None:
+        await discord_call()  # board, end, DMs: here one call stands for them
+        report("published", record.id, record.version, ENTRY.get())
+
+    async def _posted(self, channel: discord.abc.Messageable, content: str) -> bool:
+        return False  # the recorder keeps no history: recovery's adoption is not tested here
 
     async def _publish_entry(self, game_id: int, version: int, kind: str) -> bool:
         published = await super()._publish_entry(game_id, version, kind)
@@ -156,8 +173,8 @@ async def active_game(service: GameService, slot: int) -> int | None:
     return None
 
 
-async def new_game(service: GameService, slot: int, rng: random.Random) -> int:
-    record = await service.create_game(
+async def new_game(table: Table, slot: int, rng: random.Random) -> int:
+    record = await table.service.create_game(
         guild_id=1,
         channel_id=100 + slot,
         players=(2 * slot + 1, 2 * slot + 2),
@@ -165,6 +182,7 @@ async def new_game(service: GameService, slot: int, rng: random.Random) -> int:
         seed=rng.randrange(2**62),
     )
     report("committed", record.id, record.version, None)
+    await table.start(record)  # as the lobby does once the game is committed
     return record.id
 
 
@@ -179,7 +197,7 @@ async def play(table: Table, index: int, slot: int, rng: random.Random) -> None:
             if game_id is None:
                 if slot % 2 != index:
                     continue  # the other worker replaces it
-                game_id = await new_game(service, slot, rng)
+                game_id = await new_game(table, slot, rng)
         record = await service.reload(game_id)
         if not record.is_active:
             game_id = None
