@@ -267,9 +267,14 @@ class Table:
                 if outcome.turn_changed and not latest.game.is_over:
                     await self._show(latest, self._plan(latest, turn_changed=True), recovering=recovering)
             else:
+                # The same game as the outcome's, but with the message ids as this process
+                # knows them now: an earlier outcome published late may have posted a
+                # board since. (An older cached copy, from another process's move, is
+                # not used.)
+                shown = latest if latest.version == record.version else record
                 drawn = {player: _drawn(outcome.applied, player) for player in (0, 1)}
-                plan = self._plan(record, turn_changed=outcome.turn_changed, skip_dm=skip_dm)
-                await self._show(record, plan, drawn, recovering=recovering)
+                plan = self._plan(shown, turn_changed=outcome.turn_changed, skip_dm=skip_dm)
+                await self._show(shown, plan, drawn, recovering=recovering)
         if entry is not None:
             await self.bot.delivery.done(entry)
         if record.game.is_over:

@@ -221,3 +221,43 @@ async def test_an_end_announced_before_a_crash_is_not_announced_again(simcord_en
     assert [m for m in channel.history() if f"Game #{game_id} is over" in m.content] == ends
     assert len(boards(channel, game_id)) == 1
     assert await nothing_pending(bot)
+
+
+async def _turn(bot: Any, game_id: int) -> list[Any]:
+    """The player to move plays until the turn passes, committed but not published
+    (as when publications queue behind a slow Discord); the outcomes, in order."""
+    outcomes = []
+    record = await bot.service.get(game_id)
+    user = record.current_user
+    while True:
+        move = next((m for m in record.game.legal_moves() if isinstance(m, PlayCard)), None)
+        move = move or record.game.legal_moves()[0]
+        outcome = await bot.service.apply(game_id, user, move, expected_version=record.version)
+        outcomes.append(outcome)
+        record = outcome.game
+        if outcome.turn_changed or record.game.is_over:
+            return outcomes
+
+
+@pytest.mark.parametrize("order", ["in order", "reversed"])
+async def test_publications_that_arrive_out_of_order_leave_one_current_board(simcord_env, simcord_bot, order):
+    env, bot = simcord_env, simcord_bot
+    _, channel, (alice, bob) = setup_members(env)
+    game_id = await challenge_and_accept(env, channel, alice, bob)
+    table = bot.get_cog("Schotten").table
+    outcomes = await _turn(bot, game_id) + await _turn(bot, game_id)
+    for outcome in outcomes if order == "in order" else reversed(outcomes):
+        await table.publish(outcome)
+
+    latest = await bot.service.get(game_id)
+    # One board, of the latest version, mentioning whoever is to move now; both hands current.
+    (board,) = boards(channel, game_id)
+    hand = next(c for c in flat_components(board) if c.get("custom_id", "").startswith("st:hand:"))
+    assert hand["custom_id"] == f"st:hand:{game_id}:{latest.version}"
+    assert board.content.startswith(f"<@{latest.current_user}>, your turn.")
+    assert latest.board_message_id == board.id
+    for member, player in ((alice, latest.players.index(alice.id)), (bob, latest.players.index(bob.id))):
+        shown = dm_message(member, game_id)
+        assert shown.id == latest.dm_message_ids[player]
+        assert all(f":{latest.version}" in c["custom_id"] for c in flat_components(shown) if "custom_id" in c)
+    assert await nothing_pending(bot)
