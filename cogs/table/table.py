@@ -349,8 +349,12 @@ class Table:
                 return False  # moved on meanwhile: no reminder is due
             await self.remind(record, recovering=True)
             return True
-        if record.version != version:
-            return False  # a later change is stored; its own publication shows it
+        # A later change is stored: its own publication shows it. But when this entry
+        # owed a turn change and the later moves kept the turn (their publications only
+        # edit the board, notifying nobody), the new turn is shown here, from the stored
+        # game; a later publication of that same version then adopts this board.
+        if record.version != version and (kind != "turn" or not record.is_active):
+            return False
         outcome = MoveOutcome(game=record, previous_version=version, turn_changed=kind == "turn")
         await self.publish(outcome, recovering=True)
         return True

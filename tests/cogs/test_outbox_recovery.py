@@ -261,3 +261,50 @@ async def test_publications_that_arrive_out_of_order_leave_one_current_board(sim
         assert shown.id == latest.dm_message_ids[player]
         assert all(f":{latest.version}" in c["custom_id"] for c in flat_components(shown) if "custom_id" in c)
     assert await nothing_pending(bot)
+
+
+def _keeps_turn(game: Any) -> Any:
+    """A legal move after which the same player is still to move, if there is one."""
+    for move in game.legal_moves():
+        after = game.clone()
+        after.apply(move)
+        while not after.is_over and (forced := after.forced_move()) is not None:
+            after.apply(forced)  # as the service does
+        if not after.is_over and after.current_player == game.current_player:
+            return move
+    return None
+
+
+async def test_a_turn_change_overtaken_by_a_move_of_the_same_turn_still_mentions_the_mover(
+    simcord_env, simcord_bot
+):
+    env, bot = simcord_env, simcord_bot
+    _, channel, (alice, bob) = setup_members(env)
+    game_id = await challenge_and_accept(env, channel, alice, bob)
+    # Turns are played and published until a turn starts with a move that keeps it.
+    table = bot.get_cog("Schotten").table
+    for _ in range(60):
+        turn = await _turn(bot, game_id)
+        record = turn[-1].game
+        if record.game.is_over:
+            pytest.skip("no turn kept by its first move in this game")
+        keep = _keeps_turn(record.game)
+        if keep is not None:
+            break
+        for outcome in turn:
+            await table.publish(outcome)
+    else:
+        pytest.skip("no turn kept by its first move in this game")
+    # The turn change is committed but its publication died; the move that keeps the
+    # turn is committed too, and its publication died as well.
+    (before,) = boards(channel, game_id)
+    later = await bot.service.apply(game_id, record.current_user, keep, expected_version=record.version)
+    assert not later.turn_changed and later.outbox_id is not None
+
+    await env.advance_time(LATER)
+    latest = await bot.service.get(game_id)
+    (board,) = boards(channel, game_id)
+    # Posted anew (an edit would notify nobody), mentioning the player to move.
+    assert board.id != before.id and board.id == latest.board_message_id
+    assert board.content.startswith(f"<@{latest.current_user}>, your turn.")
+    assert await nothing_pending(bot)
