@@ -20,25 +20,40 @@ which Discord does not count against the bot's global limit of about 50 requests
 the rest do count against it.
 
 Figures (one run each, on the 2-core development machine while other benchmarks ran
-on it: load average 3.2 before, 3.4 after; PostgreSQL is a throwaway server from the
+on it: load average 2.75 before, 3.38 after; PostgreSQL is a throwaway server from the
 system's binaries, Unix socket, fsync off; SQLite a file in WAL mode, synchronous=FULL;
 the simulated Discord runs inside each bot process and takes much of its CPU):
 
     200 games in progress, 20 moves in flight per process, 10 s
-    1 process, SQLite          25.0 moves/s, p50  773 ms, p99 1191 ms, 21 ms CPU/move
-    2 processes, PostgreSQL    24.0 moves/s, p50 1477 ms, p99 3049 ms, 38 ms CPU/move
-    REST calls per move (both): 4.4 against the global limit, 2.0 to interaction endpoints
+    1 process, SQLite          41.6 moves/s, p50  485 ms, p99  731 ms, 13 ms CPU/move
+    2 processes, PostgreSQL    53.0 moves/s, p50  693 ms, p99 1441 ms, 17 ms CPU/move
+    REST calls per move (both): 3.00 against the global limit, 2.00 to interaction endpoints
 
-With the cores already busy, a second process adds no CPU to share, so it cannot add
-moves/s here; the CPU per move (the bot processes' CPU time over the moves) is the
-figure that does not depend on the load. A move costs about twice the CPU on
-PostgreSQL (1 process on PostgreSQL, same run conditions: 22.0 moves/s, 42 ms/move),
-which the service-level ``bench/processes.py`` does not show (there 2 processes on
-PostgreSQL made about twice the moves/s of 1 on SQLite); that simcord's bookkeeping of
-every event-loop callback (asyncpg schedules many) causes the difference is a guess,
-not measured. Latency is mostly queueing: with 20 moves in flight, p50 is about 20 /
-moves/s. On Discord the REST budget decides first: ~50 requests/s over 4.4 calls is
-about 11 moves/s per bot, however many processes share the work.
+The CPU per move (the bot processes' CPU time over the moves) is the figure that does
+not depend on the load; with the cores already busy, moves/s mostly follows it.
+
+simcord's bookkeeping, not the bot, once made a move on PostgreSQL cost about three
+times the CPU (37 ms against 13 on SQLite, 1 process each). simcord keeps a list of the
+bot's pending loop callbacks and timers, and every callback the loop runs removes
+itself from it by a linear scan (``list.remove`` in ``simcord._runtime``, a dataclass
+comparison per entry); cancelled timers leave the list only when simcord settles, which
+this driver never does while measuring. asyncpg's pool arms a timer (the idle
+connection's ``max_inactive_connection_lifetime``) on each release of a connection and
+cancels it on the next acquire: some five to six cancelled timers per move, so the list
+grew to about 1,700 entries in a 10 s run on PostgreSQL (it stays at 1 on SQLite, whose
+driver uses a thread instead) and each of the ~90 loop callbacks of a move scanned it.
+Under cProfile that scan (``list.remove`` with the ``__eq__`` it calls) was 69% of the
+process's CPU on PostgreSQL. The cost grows with the run's length, which is also why 2
+processes (half the moves each) showed less CPU per move than 1. The driver therefore
+drops the cancelled timers from simcord's list every 0.1 s
+(``drop_cancelled_callbacks``): 1 process on PostgreSQL went from 37.3 to 15.3 ms of CPU
+per move, against 12.7 on SQLite (same conditions, load 2.5-3). Releasing pooled
+connections without asyncpg's reset query (``bot/storage/postgres.py``) also removed 6
+of 16 statements per move here (one of the 6 connection releases is the driver's own read).
+
+Latency is mostly queueing: with 20 moves in flight, p50 is about 20 / moves/s. On
+Discord the REST budget decides first: ~50 requests/s over 3 counted calls is about 16
+moves/s per bot, however many processes share the work.
 """
 
 from __future__ import annotations
@@ -68,6 +83,19 @@ from bot.app import create_bot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.storage import open_database  # noqa: E402
 from tests.cogs.helpers import challenge_and_accept  # noqa: E402
+
+
+def drop_cancelled_callbacks(env: simcord.Env) -> None:
+    """Forget the cancelled timers in simcord's list of the bot's pending callbacks, as
+    each settle of simcord does (the driver never settles while measuring). Every
+    callback the bot's loop runs is removed from that list by a linear scan
+    (``list.remove``, a dataclass comparison per entry), and asyncpg's pool leaves one
+    cancelled timer there per connection release: left alone, the list grows by some
+    five entries per move and the CPU per move with it (see the module docstring).
+    Private to simcord (3.2): without the attribute, nothing is dropped."""
+    work = getattr(env, "_work", None)
+    if work is not None and isinstance(getattr(work, "callbacks", None), list):
+        work.callbacks = [r for r in work.callbacks if r.handle is None or not r.handle.cancelled()]
 
 
 async def serve(target: str, index: int, processes: int, games: int, inflight: int, duration: float) -> None:
@@ -107,8 +135,12 @@ async def serve(target: str, index: int, processes: int, games: int, inflight: i
             over: set[int] = set()
             began = time.perf_counter()
             stop = began + duration
+            pruned = began
             while time.perf_counter() < stop:
                 await asyncio.sleep(0.002)  # the driver's own CPU stays small
+                if time.perf_counter() - pruned > 0.1:
+                    drop_cancelled_callbacks(env)
+                    pruned = time.perf_counter()
                 if len(timer.started) >= inflight:
                     continue
                 busy = set(timer.game_of.values())

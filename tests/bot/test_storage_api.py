@@ -239,6 +239,22 @@ async def test_a_failed_transaction_leaves_nothing(postgres_database: str) -> No
         assert await db.get_meta("y") == "2"
 
 
+async def test_a_released_connection_is_reused_without_a_reset_query(postgres_database: str) -> None:
+    async with PostgresDatabase(postgres_database, pool_size=1) as db:
+        await db.migrate()
+        queries: list[str] = []
+        async with db._access() as conn:
+            conn.add_query_logger(lambda record: queries.append(record.query))
+        await db.set_meta("a", "1")  # the same (only) connection: one statement each
+        await db.set_meta("b", "2")
+        assert len(queries) == 2 and all(q.startswith("INSERT INTO meta") for q in queries), queries
+        # A transaction left open is still rolled back on release.
+        async with db._access() as conn:
+            await conn.execute("BEGIN")
+            await conn.execute("INSERT INTO meta (key, value) VALUES ('c', '3')")
+        assert await db.get_meta("c") is None
+
+
 async def test_processes_migrating_at_once_apply_each_migration_once(postgres_database: str) -> None:
     databases = [PostgresDatabase(postgres_database, pool_size=1) for _ in range(4)]
     for database in databases:
