@@ -32,8 +32,9 @@ import time
 from dataclasses import dataclass, field
 
 from rules.ai.situation import side_key
-from rules.cards import Card, ClanCard, Tactic, TacticCard, TacticKind, tactic_card
+from rules.cards import CARDS_BY_ID, Card, ClanCard, Tactic, TacticCard, TacticKind, tactic_card
 from rules.claims import prove_claim
+from rules.formations import tables
 from rules.moves import Deserter, Draw, Move, Pass, PlayCard, Redeploy, Scout, Traitor
 from rules.rulesets import Ruleset, get_ruleset
 from rules.view import PlayerView
@@ -77,7 +78,11 @@ class SearchResult:
 # --------------------------------------------------------------------------- fit
 
 
-_FIT: dict[int, float] = {}  # by (side mask, card id, Mud): the same few thousand pairs recur
+# Fit of a card at a side, by (side mask, Mud) then card id: the same few thousand
+# sides recur across playouts and decisions, so this is filled once per process.
+_FIT: dict[int, list[float | None]] = {}
+N_IDS = len(CARDS_BY_ID)
+_STONES = range(STONES)
 
 
 def _fit(card: Card, side: list[Card], need: int) -> float:
@@ -142,11 +147,13 @@ class World:
         "step",
         "tac",
         "tp",
+        "triples",
         "unplayed",
         "winner",
     )
 
     ruleset: Ruleset
+    triples: dict[int, int]  # the ruleset's key of every 3-clan-card side, by id mask
     sides: list[list[list[Card]]]  # [player][stone]
     masks: list[list[int]]
     owner: list[int | None]
@@ -166,6 +173,7 @@ class World:
     def copy(self) -> World:
         w = object.__new__(World)
         w.ruleset = self.ruleset
+        w.triples = self.triples
         w.sides = [[list(s) for s in self.sides[0]], [list(s) for s in self.sides[1]]]
         w.masks = [list(self.masks[0]), list(self.masks[1])]
         w.owner = list(self.owner)
@@ -205,11 +213,17 @@ class World:
     def _settle(self, s: int) -> None:
         """Both sides complete: the stone is decided now, and maybe the game (the race
         for three adjacent stones or five)."""
-        n, rs = self.need[s], self.ruleset
-        ka = side_key(self.sides[0][s], n, self.fog[s], rs)
-        kb = side_key(self.sides[1][s], n, self.fog[s], rs)
+        ka, kb = self._key(0, s), self._key(1, s)
         tie_to_0 = self.done[0][s] <= self.done[1][s]
         self._decide(s, (0 if ka > kb else 1) if ka != kb else (0 if tie_to_0 else 1))
+
+    def _key(self, p: int, s: int) -> int:
+        """Strength key of p's complete side at s."""
+        if self.need[s] == 3 and not self.fog[s]:  # three clan cards: one lookup by id mask
+            key = self.triples.get(self.masks[p][s])
+            if key is not None:
+                return key
+        return side_key(self.sides[p][s], self.need[s], self.fog[s], self.ruleset)
 
     def _decide(self, s: int, q: int) -> None:
         owner = self.owner
@@ -339,15 +353,16 @@ class World:
         memo = _FIT
         owner, need, all_sides, masks = self.owner, self.need, self.sides, self.masks
         tactics = bool(self.tac) or any(c.is_tactic for h in self.hands for c in h)
+        rand = rng.random
         while passes < 2 and self.winner is None:
             hand = self.hands[player]
             mine = all_sides[player]
-            open_ = [s for s in range(STONES) if owner[s] is None and len(mine[s]) < need[s]]
+            open_ = [s for s in _STONES if owner[s] is None and len(mine[s]) < need[s]]
             if tactics:
                 if (
                     hand
                     and self.tp[player] <= self.tp[player ^ 1]
-                    and rng.random() < TACTIC_TRY
+                    and rand() < TACTIC_TRY
                     and any(c.is_tactic for c in hand)
                     and self._tactic(player, rng, forced=False)
                 ):
@@ -380,27 +395,30 @@ class World:
             passes = 0
             mask = masks[player]
             if n > 2:  # two random cards, each to its best stone: cheap and not blind
-                i = rng.randrange(n)
-                j = rng.randrange(n - 1)
+                i = int(rand() * n)
+                j = int(rand() * (n - 1))
                 picks: list[int] | tuple[int, ...] = (i, j + 1 if j >= i else j)
             else:
                 picks = range(n)  # type: ignore[assignment]
             if clan is not None:
                 picks = [clan[k] for k in picks]
+            ids = [hand[i].id for i in picks]
             best = -1.0
             best_i = best_s = 0
-            for i in picks:
-                card = hand[i]
-                cid = card.id
-                for s in open_:
-                    key = ((mask[s] << 7 | cid) << 1) | (need[s] == 4)
-                    f = memo.get(key)
+            for s in open_:
+                # One memo row per (side, Mud): the fit of every card id there.
+                key = mask[s] << 1 | (need[s] == 4)
+                row = memo.get(key)
+                if row is None:
+                    row = memo[key] = [None] * N_IDS
+                for k, cid in enumerate(ids):
+                    f = row[cid]
                     if f is None:
-                        f = memo[key] = _fit(card, mine[s], need[s])
+                        f = row[cid] = _fit(CARDS_BY_ID[cid], mine[s], need[s])
                     if f > best:
-                        best, best_i, best_s = f, i, s
-            if rng.random() < NOISE:  # a little noise keeps the playouts varied
-                best_s = open_[rng.randrange(len(open_))]
+                        best, best_i, best_s = f, picks[k], s
+            if rand() < NOISE:  # a little noise keeps the playouts varied
+                best_s = open_[int(rand() * len(open_))]
             card = hand.pop(best_i)
             self.put(player, best_s, card)
             if tactics:
@@ -539,14 +557,14 @@ class World:
 
     def owners_at_end(self) -> list[int | None]:
         owners = list(self.owner)
-        sides, need, fog, done, rs = self.sides, self.need, self.fog, self.done, self.ruleset
+        sides, need, done = self.sides, self.need, self.done
         for s, o in enumerate(owners):
             if o is not None:
                 continue
             a, b, n = sides[0][s], sides[1][s], need[s]
             fa, fb = len(a) >= n, len(b) >= n
             if fa and fb:
-                ka, kb = side_key(a, n, fog[s], rs), side_key(b, n, fog[s], rs)
+                ka, kb = self._key(0, s), self._key(1, s)
                 if ka != kb:
                     owners[s] = 0 if ka > kb else 1
                 else:
@@ -589,6 +607,7 @@ class Root:
         self.view = view
         w = object.__new__(World)
         w.ruleset = rs
+        w.triples = tables(rs).triples
         w.sides = [[list(st.sides[me]) for st in view.stones], [list(st.sides[o]) for st in view.stones]]
         w.masks = [[sum(1 << c.id for c in side) for side in w.sides[p]] for p in (0, 1)]
         w.owner = [None if st.owner is None else (0 if st.owner == me else 1) for st in view.stones]
