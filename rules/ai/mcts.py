@@ -251,6 +251,17 @@ class World:
         elif self.clan:
             hand.append(self.clan.pop())
 
+    def fit(self, p: int, s: int, card: Card) -> float:
+        """:func:`_fit` of a card at p's side of stone s, through the memo."""
+        key = self.masks[p][s] << 1 | (self.need[s] == 4)
+        row = _FIT.get(key)
+        if row is None:
+            row = _FIT[key] = [None] * N_IDS
+        f = row[card.id]
+        if f is None:
+            f = row[card.id] = _fit(card, self.sides[p][s], self.need[s])
+        return f
+
     def room(self, p: int) -> list[int]:
         sides, owner, need = self.sides[p], self.owner, self.need
         return [s for s in range(STONES) if owner[s] is None and len(sides[s]) < need[s]]
@@ -467,7 +478,7 @@ class World:
     def _joker(self, p: int, card: Card, forced: bool) -> bool:
         best, best_s = -1.0, -1
         for s in self.room(p):
-            f = _fit(card, self.sides[p][s], self.need[s])
+            f = self.fit(p, s, card)
             if f > best:
                 best, best_s = f, s
         if best_s < 0 or (best < 6 and not forced):
@@ -499,7 +510,7 @@ class World:
         best, card, to = -1.0, clan[0], room[0]
         for c in clan:
             for t in room:
-                f = _fit(c, self.sides[p][t], self.need[t])
+                f = self.fit(p, t, c)
                 if f > best:
                     best, card, to = f, c, t
         if best < 3:
@@ -549,7 +560,7 @@ class World:
                 targets = [t for t in room if t != s]
                 if not targets:
                     return False
-                to = max(targets, key=lambda t: _fit(card, self.sides[p][t], self.need[t]))
+                to = max(targets, key=lambda t: self.fit(p, t, card))
                 self.take(p, s, card)
                 self.put(p, to, card)
                 return True
