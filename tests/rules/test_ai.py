@@ -189,6 +189,33 @@ def test_hard_plays_traitor_in_its_search() -> None:
     assert any(isinstance(m, Traitor) for m in stats.stats)  # in the tree
 
 
+def test_hard_plays_out_every_legal_move_tactics_included() -> None:
+    """The first round of the halving gives every legal move its playouts: clan cards,
+    jokers, Traitor moves, passes, all of them."""
+    game = position(
+        options=GameOptions(tactics=True),
+        hands=("Traitor Leader B1 G2 Y2 P1", "R1 R2 Y6 Y7 Y8"),
+        sides={4: ("R7 R8", "G9 G8 G7"), 5: ("", "O9 O8"), 6: ("P9 P8", "")},
+        first={4: 1},
+    )
+    view = game.view(0)
+    legal = view.legal_moves()
+    d = decide(view, level="hard", seed=3, budget=Budget(iterations=len(legal), seconds=None))
+    assert d.search is not None
+    assert set(d.search.stats) == set(legal)
+    assert all(n >= 1 for _, n in d.search.stats.values())
+    assert {type(m) for m in legal} >= {PlayCard, Traitor}
+
+
+def test_the_wall_clock_cap_stops_the_search_and_is_reported() -> None:
+    _, view = positions(range(1), every=7)[1]
+    budget = Budget(iterations=10**7, seconds=0.01)  # playouts it cannot finish in 10 ms
+    d = decide(view, level="hard", seed=1, budget=budget)
+    assert d.capped and 0 < d.iterations < 10**7
+    assert d.move in view.legal_moves()
+    assert not decide(view, level="hard", seed=1, budget=SMALL).capped
+
+
 def test_greedy_claims_at_once_when_provable() -> None:
     game = position(hands=("R1 B4", "G1 G2"), sides={2: ("Y9 Y8 Y7", "P1 O2")})
     view = game.view(0)
