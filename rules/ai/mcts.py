@@ -1,4 +1,4 @@
-"""The ``hard`` search: determinized Monte Carlo over every legal move.
+"""The ``hard`` search: determinized Monte Carlo over every legal move, with the heuristic.
 
 Each *iteration* deals the cards the AI cannot see (the opponent's hand, clan and tactic
 cards in their public numbers, and both decks' order) at random, applies one root move
@@ -9,6 +9,11 @@ round, the better half goes on to the next round with twice the playouts, and so
 one is left. Within a round every move is played out in the *same* sampled worlds with
 the same playout seeds (common random numbers), so moves are compared on equal luck and
 a few dozen playouts separate them where independent samples would need hundreds.
+
+Moves are ranked by their mean playout score plus ``HEURISTIC_WEIGHT`` times the
+``medium`` heuristic's board value after the move (relative to the best move's): the
+playouts' estimate is biased by their crude policy, in a way more playouts do not fix,
+and the heuristic's by other blind spots; together they beat either (docs/ai.md).
 
 Sampling a new world for every iteration averages over the hidden cards instead of
 trusting one guess: this is information-set Monte Carlo at depth one (the moves after the
