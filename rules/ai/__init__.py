@@ -12,7 +12,8 @@ move on any machine. Every phase is handled: draws, Scout draws and returns, pas
 
 Levels offered to players (:data:`LEVELS`), weakest first: ``random``; ``easy`` (the
 heuristic with the odd slip); ``medium`` (the heuristic); ``hard`` (determinized Monte
-Carlo search over every legal move, see :mod:`rules.ai.mcts` and docs/ai.md). Two more
+Carlo search over every legal move, ranked together with the heuristic's board value,
+see :mod:`rules.ai.mcts` and docs/ai.md). Two more
 players for measurement (:data:`PLAYERS`): ``greedy`` and ``sniper``
 (:mod:`rules.ai.baselines`).
 

@@ -1,4 +1,4 @@
-"""The ``hard`` search: determinized Monte Carlo over every legal move.
+"""The ``hard`` search: determinized Monte Carlo over every legal move, with the heuristic.
 
 Each *iteration* deals the cards the AI cannot see (the opponent's hand, clan and tactic
 cards in their public numbers, and both decks' order) at random, applies one root move
@@ -9,6 +9,11 @@ round, the better half goes on to the next round with twice the playouts, and so
 one is left. Within a round every move is played out in the *same* sampled worlds with
 the same playout seeds (common random numbers), so moves are compared on equal luck and
 a few dozen playouts separate them where independent samples would need hundreds.
+
+Moves are ranked by their mean playout score plus ``HEURISTIC_WEIGHT`` times the
+``medium`` heuristic's board value after the move (relative to the best move's): the
+playouts' estimate is biased by their crude policy, in a way more playouts do not fix,
+and the heuristic's by other blind spots; together they beat either (docs/ai.md).
 
 Sampling a new world for every iteration averages over the hidden cards instead of
 trusting one guess: this is information-set Monte Carlo at depth one (the moves after the
@@ -31,9 +36,11 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from rules.ai.situation import side_key
-from rules.cards import Card, ClanCard, Tactic, TacticCard, TacticKind, tactic_card
+from rules.ai import heuristic
+from rules.ai.situation import from_view, side_key
+from rules.cards import CARDS_BY_ID, Card, ClanCard, Tactic, TacticCard, TacticKind, tactic_card
 from rules.claims import prove_claim
+from rules.formations import tables
 from rules.moves import Deserter, Draw, Move, Pass, PlayCard, Redeploy, Scout, Traitor
 from rules.rulesets import Ruleset, get_ruleset
 from rules.view import PlayerView
@@ -48,6 +55,11 @@ RACE = True  # decide stones in the playouts as soon as both sides are complete
 PROOF = False  # ... or as soon as a complete side is provable (the engine's proofs)
 NOISE = 0.1
 AWARE = False
+# Weight of the medium heuristic's board value (a sum of per-stone chances) next to the
+# playouts' mean score when moves are ranked: the playouts' estimate is biased by their
+# crude policy (three times the playouts did not beat medium more often), the heuristic's
+# by its own blind spots; the blend beat both (docs/ai.md, "Why this design").
+HEURISTIC_WEIGHT = 0.15
 _LOST_FIT = 1.0  # chance per turn that a playout player with a tactic card looks for a use
 
 
@@ -77,7 +89,11 @@ class SearchResult:
 # --------------------------------------------------------------------------- fit
 
 
-_FIT: dict[int, float] = {}  # by (side mask, card id, Mud): the same few thousand pairs recur
+# Fit of a card at a side, by (side mask, Mud) then card id: the same few thousand
+# sides recur across playouts and decisions, so this is filled once per process.
+_FIT: dict[int, list[float | None]] = {}
+N_IDS = len(CARDS_BY_ID)
+_STONES = range(STONES)
 
 
 def _fit(card: Card, side: list[Card], need: int) -> float:
@@ -142,11 +158,13 @@ class World:
         "step",
         "tac",
         "tp",
+        "triples",
         "unplayed",
         "winner",
     )
 
     ruleset: Ruleset
+    triples: dict[int, int]  # the ruleset's key of every 3-clan-card side, by id mask
     sides: list[list[list[Card]]]  # [player][stone]
     masks: list[list[int]]
     owner: list[int | None]
@@ -166,6 +184,7 @@ class World:
     def copy(self) -> World:
         w = object.__new__(World)
         w.ruleset = self.ruleset
+        w.triples = self.triples
         w.sides = [[list(s) for s in self.sides[0]], [list(s) for s in self.sides[1]]]
         w.masks = [list(self.masks[0]), list(self.masks[1])]
         w.owner = list(self.owner)
@@ -205,11 +224,17 @@ class World:
     def _settle(self, s: int) -> None:
         """Both sides complete: the stone is decided now, and maybe the game (the race
         for three adjacent stones or five)."""
-        n, rs = self.need[s], self.ruleset
-        ka = side_key(self.sides[0][s], n, self.fog[s], rs)
-        kb = side_key(self.sides[1][s], n, self.fog[s], rs)
+        ka, kb = self._key(0, s), self._key(1, s)
         tie_to_0 = self.done[0][s] <= self.done[1][s]
         self._decide(s, (0 if ka > kb else 1) if ka != kb else (0 if tie_to_0 else 1))
+
+    def _key(self, p: int, s: int) -> int:
+        """Strength key of p's complete side at s."""
+        if self.need[s] == 3 and not self.fog[s]:  # three clan cards: one lookup by id mask
+            key = self.triples.get(self.masks[p][s])
+            if key is not None:
+                return key
+        return side_key(self.sides[p][s], self.need[s], self.fog[s], self.ruleset)
 
     def _decide(self, s: int, q: int) -> None:
         owner = self.owner
@@ -236,6 +261,17 @@ class World:
             hand.append(self.tac.pop())
         elif self.clan:
             hand.append(self.clan.pop())
+
+    def fit(self, p: int, s: int, card: Card) -> float:
+        """:func:`_fit` of a card at p's side of stone s, through the memo."""
+        key = self.masks[p][s] << 1 | (self.need[s] == 4)
+        row = _FIT.get(key)
+        if row is None:
+            row = _FIT[key] = [None] * N_IDS
+        f = row[card.id]
+        if f is None:
+            f = row[card.id] = _fit(card, self.sides[p][s], self.need[s])
+        return f
 
     def room(self, p: int) -> list[int]:
         sides, owner, need = self.sides[p], self.owner, self.need
@@ -339,15 +375,16 @@ class World:
         memo = _FIT
         owner, need, all_sides, masks = self.owner, self.need, self.sides, self.masks
         tactics = bool(self.tac) or any(c.is_tactic for h in self.hands for c in h)
+        rand = rng.random
         while passes < 2 and self.winner is None:
             hand = self.hands[player]
             mine = all_sides[player]
-            open_ = [s for s in range(STONES) if owner[s] is None and len(mine[s]) < need[s]]
+            open_ = [s for s in _STONES if owner[s] is None and len(mine[s]) < need[s]]
             if tactics:
                 if (
                     hand
                     and self.tp[player] <= self.tp[player ^ 1]
-                    and rng.random() < TACTIC_TRY
+                    and rand() < TACTIC_TRY
                     and any(c.is_tactic for c in hand)
                     and self._tactic(player, rng, forced=False)
                 ):
@@ -380,27 +417,30 @@ class World:
             passes = 0
             mask = masks[player]
             if n > 2:  # two random cards, each to its best stone: cheap and not blind
-                i = rng.randrange(n)
-                j = rng.randrange(n - 1)
+                i = int(rand() * n)
+                j = int(rand() * (n - 1))
                 picks: list[int] | tuple[int, ...] = (i, j + 1 if j >= i else j)
             else:
                 picks = range(n)  # type: ignore[assignment]
             if clan is not None:
                 picks = [clan[k] for k in picks]
+            ids = [hand[i].id for i in picks]
             best = -1.0
             best_i = best_s = 0
-            for i in picks:
-                card = hand[i]
-                cid = card.id
-                for s in open_:
-                    key = ((mask[s] << 7 | cid) << 1) | (need[s] == 4)
-                    f = memo.get(key)
+            for s in open_:
+                # One memo row per (side, Mud): the fit of every card id there.
+                key = mask[s] << 1 | (need[s] == 4)
+                row = memo.get(key)
+                if row is None:
+                    row = memo[key] = [None] * N_IDS
+                for k, cid in enumerate(ids):
+                    f = row[cid]
                     if f is None:
-                        f = memo[key] = _fit(card, mine[s], need[s])
+                        f = row[cid] = _fit(CARDS_BY_ID[cid], mine[s], need[s])
                     if f > best:
-                        best, best_i, best_s = f, i, s
-            if rng.random() < NOISE:  # a little noise keeps the playouts varied
-                best_s = open_[rng.randrange(len(open_))]
+                        best, best_i, best_s = f, picks[k], s
+            if rand() < NOISE:  # a little noise keeps the playouts varied
+                best_s = open_[int(rand() * len(open_))]
             card = hand.pop(best_i)
             self.put(player, best_s, card)
             if tactics:
@@ -449,7 +489,7 @@ class World:
     def _joker(self, p: int, card: Card, forced: bool) -> bool:
         best, best_s = -1.0, -1
         for s in self.room(p):
-            f = _fit(card, self.sides[p][s], self.need[s])
+            f = self.fit(p, s, card)
             if f > best:
                 best, best_s = f, s
         if best_s < 0 or (best < 6 and not forced):
@@ -481,7 +521,7 @@ class World:
         best, card, to = -1.0, clan[0], room[0]
         for c in clan:
             for t in room:
-                f = _fit(c, self.sides[p][t], self.need[t])
+                f = self.fit(p, t, c)
                 if f > best:
                     best, card, to = f, c, t
         if best < 3:
@@ -531,7 +571,7 @@ class World:
                 targets = [t for t in room if t != s]
                 if not targets:
                     return False
-                to = max(targets, key=lambda t: _fit(card, self.sides[p][t], self.need[t]))
+                to = max(targets, key=lambda t: self.fit(p, t, card))
                 self.take(p, s, card)
                 self.put(p, to, card)
                 return True
@@ -539,14 +579,14 @@ class World:
 
     def owners_at_end(self) -> list[int | None]:
         owners = list(self.owner)
-        sides, need, fog, done, rs = self.sides, self.need, self.fog, self.done, self.ruleset
+        sides, need, done = self.sides, self.need, self.done
         for s, o in enumerate(owners):
             if o is not None:
                 continue
             a, b, n = sides[0][s], sides[1][s], need[s]
             fa, fb = len(a) >= n, len(b) >= n
             if fa and fb:
-                ka, kb = side_key(a, n, fog[s], rs), side_key(b, n, fog[s], rs)
+                ka, kb = self._key(0, s), self._key(1, s)
                 if ka != kb:
                     owners[s] = 0 if ka > kb else 1
                 else:
@@ -589,6 +629,7 @@ class Root:
         self.view = view
         w = object.__new__(World)
         w.ruleset = rs
+        w.triples = tables(rs).triples
         w.sides = [[list(st.sides[me]) for st in view.stones], [list(st.sides[o]) for st in view.stones]]
         w.masks = [[sum(1 << c.id for c in side) for side in w.sides[p]] for p in (0, 1)]
         w.owner = [None if st.owner is None else (0 if st.owner == me else 1) for st in view.stones]
@@ -689,6 +730,16 @@ def search(
     capped = False
     share = [[0.0] * STONES for _ in moves]
     next_player = 1 if phase in ("play", "draw") else 0
+    # The heuristic's value of every move relative to its best, scaled to the playout
+    # score: a stone's chance of 1.0 less is worth 0.15 of a won game.
+    ev = heuristic.Evaluator(from_view(view))
+    h = [ev.score(m) for m in moves]
+    top = max(h)
+    prior = [HEURISTIC_WEIGHT * (x - top) for x in h]
+
+    def rank(i: int) -> float:
+        return total[i] / count[i] + prior[i] if count[i] else -1.0
+
     r = 0
     while len(alive) > 1 and not capped:
         per = max(1, left // (max(1, rounds - r) * len(alive)))
@@ -714,7 +765,7 @@ def search(
                 break
         left = max(0, left - per * len(alive))
         r += 1
-        alive.sort(key=lambda i: (-(total[i] / count[i] if count[i] else -1.0), str(moves[i])))
+        alive.sort(key=lambda i: (-rank(i), str(moves[i])))
         alive = alive[: max(1, (len(alive) + 1) // 2)] if not capped else alive[:1]
     best = alive[0] if count[alive[0]] else max(range(len(moves)), key=lambda i: count[i])
     stats = {moves[i]: (total[i] / count[i], count[i]) for i in range(len(moves)) if count[i]}

@@ -174,19 +174,45 @@ def test_hard_finds_a_winning_tactic_move() -> None:
     assert move == PlayCard(parse_card("Fog"), 3)
 
 
-def test_hard_plays_traitor_in_its_search() -> None:
-    """Tactic moves are searched like any other: a Traitor that takes the card the
-    opponent's colour run needs and completes my own beats every clan card here."""
+def traitor_position(my_hand: str) -> PlayerView:
+    """My R7 R8 at stone 4 against their complete G9 G8 G7; their O9 O8 at 5, my P9 P8 at 6."""
     game = position(
         options=GameOptions(tactics=True),
-        hands=("Traitor B1 G2 Y2 P1 O1", "R1 R2 Y6 Y7 Y8"),
+        hands=(my_hand, "R1 R2 Y6 Y7 Y8"),
         sides={4: ("R7 R8", "G9 G8 G7"), 5: ("", "O9 O8"), 6: ("P9 P8", "")},
         first={4: 1},
     )
-    view = game.view(0)
+    return game.view(0)
+
+
+def test_hard_plays_traitor_in_its_search() -> None:
+    """Tactic moves are searched like any other: a Traitor that takes the card the
+    opponent's colour run needs and completes my own beats every clan card here."""
+    view = traitor_position("Traitor B1 G2 Y2 P1 O1")
     stats = decide(view, level="hard", seed=2, budget=400).search
     assert stats is not None
     assert any(isinstance(m, Traitor) for m in stats.stats)  # in the tree
+
+
+def test_hard_plays_out_every_legal_move_tactics_included() -> None:
+    """The first round of the halving gives every legal move its playouts: clan cards,
+    jokers, Traitor moves, passes, all of them."""
+    view = traitor_position("Traitor Leader B1 G2 Y2 P1")
+    legal = view.legal_moves()
+    d = decide(view, level="hard", seed=3, budget=Budget(iterations=len(legal), seconds=None))
+    assert d.search is not None
+    assert set(d.search.stats) == set(legal)
+    assert all(n >= 1 for _, n in d.search.stats.values())
+    assert {type(m) for m in legal} >= {PlayCard, Traitor}
+
+
+def test_the_wall_clock_cap_stops_the_search_and_is_reported() -> None:
+    _, view = positions(range(1), every=7)[1]
+    budget = Budget(iterations=10**7, seconds=0.01)  # playouts it cannot finish in 10 ms
+    d = decide(view, level="hard", seed=1, budget=budget)
+    assert d.capped and 0 < d.iterations < 10**7
+    assert d.move in view.legal_moves()
+    assert not decide(view, level="hard", seed=1, budget=SMALL).capped
 
 
 def test_greedy_claims_at_once_when_provable() -> None:
