@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import os
 import random
 import statistics
@@ -40,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bot.app import prepare_engine  # noqa: E402
 from bot.opponent import Opponent  # noqa: E402
 from bot.render import code_block, render_board, render_hand  # noqa: E402
 from bot.service import GameService  # noqa: E402
@@ -100,11 +102,11 @@ def pct(values: list[float], q: float) -> float:
 def report(label: str, ticker: Ticker, decisions: int, wall: float) -> bool:
     ms = [1000 * lag for lag in ticker.lags]
     busy = [1000 * cpu for cpu in ticker.busy]
-    ok = pct(ms, 0.99) <= TARGET_MS
+    ok = max(ms) <= TARGET_MS  # the target is a maximum, not a percentile
     print(
         f"{label}: {decisions} AI decisions in {wall:.1f}s, {len(ms)} ticks\n"
         f"    loop lag p50 {statistics.median(ms):.1f} ms, p99 {pct(ms, 0.99):.1f} ms, max {max(ms):.1f} ms"
-        f" (target <= {TARGET_MS:.0f} ms at p99: {'met' if ok else 'NOT met'});"
+        f" (target: max <= {TARGET_MS:.0f} ms: {'met' if ok else 'NOT met'});"
         f" loop-thread CPU in one tick: p99 {pct(busy, 0.99):.1f} ms, max {max(busy):.1f} ms",
         flush=True,
     )
@@ -156,6 +158,11 @@ async def direct(
         opponent.think = counting_think  # type: ignore[method-assign]
         if not inline:  # start the worker before measuring, as a running bot has
             await asyncio.get_running_loop().run_in_executor(opponent.executor, int)
+        # What the bot's setup_hook does before it serves anyone: the engine's tables
+        # built off the loop, and what lives for good frozen out of the collector.
+        await asyncio.to_thread(prepare_engine)
+        gc.collect()
+        gc.freeze()
         ticker = Ticker()
         ticker.start()
         t0 = time.perf_counter()

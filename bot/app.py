@@ -88,7 +88,10 @@ def _utc_timestamp() -> float:
     return discord.utils.utcnow().timestamp()
 
 
-def _prepare_engine() -> None:
+def prepare_engine() -> None:
+    """Build what the engine and the catalogues would otherwise build at their first
+    use, on the event loop: the claim proofs' tables of every ruleset, the parsed
+    translations. Called from a thread at start-up."""
     for ruleset in RULESETS.values():
         prepare(ruleset)
     for language in i18n.LANGUAGES:  # parse the catalogues here, not in the first reply
@@ -171,7 +174,7 @@ class SchottenBot(commands.Bot):
         try:
             # The engine's proof tables and the translations take a few hundred ms to
             # build; do it now, in a thread, rather than inside the first claim or reply.
-            await asyncio.to_thread(_prepare_engine)
+            await asyncio.to_thread(prepare_engine)
             version = await self.db.migrate()
             log.info("Database %s at schema version %d", self.db.path, version)
             await self.matches.load()
