@@ -66,9 +66,10 @@ every other call does. The script counts both, and the counted calls per kind of
 move that passes the turn costs 3 counted calls (the board posted anew with the mention
 of the player to move, the previous board deleted, that player's DM edited); one that
 keeps the turn 1 through the DM controls (the board edited; the hand is updated by the
-interaction) or 2 typed (and the mover's DM); the end of a game 3 or 4 (board, end
-announcement, the DMs). A typed move also makes 2 interaction calls (the deferral and
-the follow-up), so about 5 calls in all. At about 3 counted calls per move Discord lets
+interaction) or 2 typed (and the mover's DM); the last move of a game 3 (board, end
+announcement, the other player's DM; the mover sees the end in their answer). A typed
+move also makes 2 interaction calls (the deferral and the follow-up), so about 5 calls
+in all. At about 3 counted calls per move Discord lets
 one bot make some 16-17 moves/s; the open-loop rates above that are a stress test of
 the bot, not a load Discord would deliver.
 """

@@ -210,7 +210,10 @@ class Table:
             and interaction.message is not None
             and interaction.message.id == record.dm_message_ids[player]
         )
-        await self.publish(outcome, skip_dm=player if in_own_dm else None)
+        # The last move's answer shows its mover the end; their DM is left as it is (its
+        # controls answer "That game is over"), so the end costs three calls, not four.
+        skip = player if in_own_dm or record.game.is_over else None
+        await self.publish(outcome, skip_dm=skip)
         await self.tell_dm_tip(interaction, record.id)
 
     async def select(
@@ -293,7 +296,9 @@ class Table:
           refreshed as "that player's DM";
         * a move that keeps the turn (a claim, a card before the draw): the board edited
           in place; the mover's DM unless their response updated it;
-        * the end: the board edited, the end announcement, both DMs (up to four);
+        * the end: the board edited, the end announcement, the DMs of both players but
+          the mover's, who saw the end in their move's answer (three; four for a
+          resignation or a forfeit, which have no mover's answer to show it in);
         * a game nobody has seen yet (no board, no DM: its start, or a later move of a
           game whose start was never published): the board and both DMs.
 

@@ -18,7 +18,7 @@ from rules.moves import Claim, Draw, Pass, PlayCard
 from tests.cogs.helpers import challenge_and_accept, dm_turn, setup_members, slash_turn
 
 ORDINARY = 3  # counted calls allowed for any move that does not end the game
-END = 4  # the last move: board, end announcement, both DMs
+END = 3  # the last move: board, end announcement, the other player's DM
 START = 5  # a new game: the board, two DM channels opened, two DMs
 MAX_MOVES = 400
 
