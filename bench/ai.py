@@ -67,6 +67,17 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
+def to_decide(game: Game) -> int | None:
+    """Apply forced moves (as the bot's service does, without asking the AI); then the
+    player who must decide, or None once the game is over."""
+    while not game.is_over:
+        forced = game.forced_move()
+        if forced is None:
+            return game.current_player
+        game.apply(forced)
+    return None
+
+
 def play_game(job: tuple[str, str, str, int, int, int | None]) -> dict:
     """One game: player ``a`` in seat ``seat_a`` against ``b``. Returns a's score and
     a's decision times, playouts and cap firings."""
@@ -76,13 +87,7 @@ def play_game(job: tuple[str, str, str, int, int, int | None]) -> dict:
     game = Game.new(seed, CONFIGS[config])
     times: list[float] = []
     capped = playouts = 0
-    while not game.is_over:
-        p = game.current_player
-        assert p is not None
-        forced = game.forced_move()
-        if forced is not None:
-            game.apply(forced)
-            continue
+    while (p := to_decide(game)) is not None:
         t0 = time.perf_counter()
         d = decide(game.view(p), level=names[p], seed=seed * 10_007 + game.version * 2 + p, budget=budget)
         if p == seat_a:
@@ -142,13 +147,7 @@ def timing(configs: list[str], positions: int, iterations: int | None) -> None:
         while len(walls) < positions:
             game = Game.new(seed, CONFIGS[config])
             names = ("greedy", "medium")
-            while not game.is_over and len(walls) < positions:
-                p = game.current_player
-                assert p is not None
-                forced = game.forced_move()
-                if forced is not None:
-                    game.apply(forced)
-                    continue
+            while len(walls) < positions and (p := to_decide(game)) is not None:
                 view = game.view(p)
                 w0, c0 = time.perf_counter(), time.process_time()
                 d = decide(view, level="hard", seed=seed + game.version, budget=budget)
