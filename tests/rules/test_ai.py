@@ -8,11 +8,23 @@ import random
 
 import pytest
 
-from rules.ai import LEVELS, PLAYERS, REASONS, AIPlayer, Budget, Level, choose_move, decide, hint, parse_level
+from rules.ai import (
+    LEVELS,
+    PLAYERS,
+    REASONS,
+    AIPlayer,
+    Budget,
+    Level,
+    choose_move,
+    decide,
+    heuristic,
+    hint,
+    parse_level,
+)
 from rules.ai.situation import from_view
 from rules.cards import parse_card
 from rules.game import Game, GameOptions
-from rules.moves import Claim, Deserter, Move, PlayCard, Traitor
+from rules.moves import Claim, Deserter, Draw, Move, PlayCard, Traitor
 from rules.positions import position
 from rules.view import PlayerView
 
@@ -263,3 +275,21 @@ def test_hint_names_a_completed_colour_run() -> None:
     h = hint(game.view(0), seed=1, budget=SMALL)
     assert h.move == PlayCard(parse_card("R9"), 3)
     assert (h.reason, h.params) == ("completes_colour_run", {"stone": 3})
+
+
+def test_hard_draws_a_tactic_card_only_when_it_holds_none() -> None:
+    # The draw is the heuristic's rule, not the search's: searched draws hoarded tactic
+    # cards the player could not use (docs/ai.md).
+    seen = {True: 0, False: 0}
+    for _, view in positions(range(4), tactics=True, every=1):
+        decks = {m.deck for m in view.legal_moves() if isinstance(m, Draw)}
+        if view.phase != "draw" or decks != {"clan", "tactic"}:
+            continue
+        holds = any(c.is_tactic for c in view.hand)
+        d = decide(view, level="hard", seed=3, budget=SMALL)
+        assert d.iterations == 0
+        assert d.move == heuristic.draw_choice(from_view(view), view.legal_moves())
+        if holds:
+            assert d.move == Draw("clan")
+        seen[holds] += 1
+    assert seen[True] and seen[False]  # both cases came up
