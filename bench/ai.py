@@ -4,6 +4,7 @@
     python bench/ai.py --pairings hard:greedy --configs st --games 20
     python bench/ai.py --ladder --games 10               # every pair of players, then Elo
     python bench/ai.py --ladder-from results.jsonl       # Elo from saved results only
+    python bench/ai.py --report a.jsonl b.jsonl          # the table from saved results
 
 Each pairing plays ``--games`` deals (seeds ``--first-seed``...), every deal twice with
 the players' seats swapped (same cards, same first seat), so 2 x games games. A draw
@@ -166,14 +167,69 @@ def timing(configs: list[str], positions: int, iterations: int | None) -> None:
         )
 
 
+HEADER = (
+    f"{'pairing':<16} {'config':<6} {'games':>5} {'score%':>7}  {'95% CI':<14} {'target':<13}"
+    f" {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} {'cap':>4} {'secs':>5}"
+)
+
+
+def summary_line(a: str, b: str, config: str, rows: list[dict], secs: float | None) -> str:
+    """One row of the table: a's score against b with its interval and verdict, and a's
+    decision times (wall) and cap firings over ``rows`` (games of that pairing)."""
+    score = sum(r["score"] for r in rows)
+    n = len(rows)
+    ts = [t for r in rows for t in r.get("times", [])]
+    cap = sum(r.get("capped", 0) for r in rows)
+    lo, hi = wilson(score, n)
+    target = TARGETS.get(b) if a == "hard" else None
+    verdict = "-" if target is None else (f">={target:.0%} " + ("met" if lo >= target else "NOT met"))
+    return (
+        f"{a + ':' + b:<16} {config:<6} {n:>5} {100 * score / n:>6.1f}%"
+        f"  [{100 * lo:4.1f}, {100 * hi:5.1f}]"
+        f" {verdict:<13} {1000 * pct(ts, 0.5):>7.0f} {1000 * pct(ts, 0.95):>7.0f}"
+        f" {1000 * max(ts, default=float('nan')):>7.0f} {cap:>4} {'-' if secs is None else f'{secs:.0f}':>5}"
+    )
+
+
+def report(paths: list[str], pairings: set[tuple[str, str]] | None, configs: set[str] | None) -> None:
+    """The table again from saved JSON lines, pooled over files (runs on other seeds,
+    sessions or machines); a game played twice (same pairing, config, seed and seat) counts
+    once."""
+    games: dict[tuple, dict] = {}
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                if line.strip():
+                    r = json.loads(line)
+                    games[(r["a"], r["b"], r["config"], r["seed"], r["seat_a"])] = r
+    groups: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
+    for (a, b, config, _, _), r in sorted(games.items()):
+        if (pairings is None or (a, b) in pairings) and (configs is None or config in configs):
+            groups[(a, b, config)].append(r)
+    print(HEADER)
+    for (a, b, config), rows in sorted(groups.items(), key=lambda kv: (kv[0][2], kv[0][1], kv[0][0])):
+        seeds = sorted({r["seed"] for r in rows})
+        print(summary_line(a, b, config, rows, None) + f"  seeds {seeds[0]}-{seeds[-1]}")
+
+
+def _pairings(text: str) -> list[tuple[str, str]]:
+    return [(a.strip(), b.strip()) for a, _, b in (p.partition(":") for p in text.split(",") if p.strip())]
+
+
+def _configs(text: str) -> list[str]:
+    return [c.strip() for c in text.split(",") if c.strip()]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--pairings", default=DEFAULT_PAIRINGS, help="a:b,... (a is measured)")
+    parser.add_argument(
+        "--pairings", default=None, help=f"a:b,... (a is measured), default {DEFAULT_PAIRINGS}"
+    )
     parser.add_argument("--ladder", action="store_true", help="every pair of --players instead")
     parser.add_argument("--players", default=",".join(PLAYERS))
-    parser.add_argument("--configs", default=",".join(CONFIGS))
+    parser.add_argument("--configs", default=None, help=f"default {','.join(CONFIGS)}")
     parser.add_argument("--games", type=int, default=100, help="deals per pairing (each played twice)")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--budget", type=int, default=None, help="hard's playouts (default: the default)")
@@ -182,19 +238,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="append every game as a JSON line")
     parser.add_argument("--ladder-from", default=None, help="JSON lines of earlier runs, for the Elo ladder")
     parser.add_argument("--timing", type=int, default=0, help="only time hard on N positions per config")
+    parser.add_argument("--report", nargs="+", metavar="FILE", help="only the table from saved JSON lines")
     args = parser.parse_args(argv)
+    if args.report:  # filtered by --pairings and --configs only where they are given
+        pairs = None if args.pairings is None else set(_pairings(args.pairings))
+        report(args.report, pairs, None if args.configs is None else set(_configs(args.configs)))
+        return 0
+    args.pairings = args.pairings or DEFAULT_PAIRINGS
+    configs = _configs(args.configs or ",".join(CONFIGS))
     if args.timing:
         load = os.getloadavg()
         print(f"load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs", flush=True)
-        timing([c.strip() for c in args.configs.split(",") if c.strip()], args.timing, args.budget)
+        timing(configs, args.timing, args.budget)
         return 0
 
     if args.ladder:
         players = [p.strip() for p in args.players.split(",") if p.strip()]
         pairings = list(combinations(players, 2))
     else:
-        pairings = [tuple(p.split(":")) for p in args.pairings.split(",") if p]  # type: ignore[misc]
-    configs = [c.strip() for c in args.configs.split(",") if c.strip()]
+        pairings = _pairings(args.pairings)
     budget = args.budget if args.budget is not None else HARD_BUDGET.iterations
     load = os.getloadavg()
     print(
@@ -203,8 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         f" load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs",
         flush=True,
     )
-    print(f"{'pairing':<16} {'config':<6} {'games':>5} {'score%':>7}  {'95% CI':<14} {'target':<10}"
-          f" {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} {'cap':>4} {'secs':>5}", flush=True)  # fmt: skip
+    print(HEADER, flush=True)
     t_start = time.perf_counter()
     results: list[dict] = []
     times_by_player: dict[str, list[float]] = defaultdict(list)
@@ -235,23 +296,9 @@ def main(argv: list[str] | None = None) -> int:
                             flush=True,
                         )
                 results.extend(rows)
-                score = sum(r["score"] for r in rows)
-                n = len(rows)
-                ts = [t for r in rows for t in r["times"]]
-                times_by_player[a].extend(ts)
-                cap = sum(r["capped"] for r in rows)
-                caps[a] += cap
-                lo, hi = wilson(score, n)
-                target = TARGETS.get(b) if a == "hard" else None
-                verdict = (
-                    "-" if target is None else (f">={target:.0%} " + ("met" if lo >= target else "NOT met"))
-                )
-                line = (
-                    f"{a + ':' + b:<16} {config:<6} {n:>5} {100 * score / n:>6.1f}%"
-                    f"  [{100 * lo:4.1f}, {100 * hi:5.1f}]"
-                    f" {verdict:<10} {1000 * pct(ts, 0.5):>7.0f} {1000 * pct(ts, 0.95):>7.0f}"
-                    f" {1000 * max(ts, default=float('nan')):>7.0f} {cap:>4} {time.perf_counter() - t0:>5.0f}"
-                )
+                times_by_player[a].extend(t for r in rows for t in r["times"])
+                caps[a] += sum(r["capped"] for r in rows)
+                line = summary_line(a, b, config, rows, time.perf_counter() - t0)
                 print(line, flush=True)
                 summary.append(line)
     if out:

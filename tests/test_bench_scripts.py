@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -37,3 +38,27 @@ def test_claims_benchmark_reports_the_speed_up_per_kind(tmp_path: Path) -> None:
     assert "vs naive full : >= 100x on" in out and "vs naive first: >= 100x on" in out
     assert "lowest" in out and "p99 <= 1 ms:" in out
     assert "which flatters" in out  # the total is labelled for what it is
+
+
+def test_ai_report_pools_saved_games_and_counts_each_once(tmp_path: Path) -> None:
+    def game(seed: int, seat: int, score: float, config: str = "st") -> str:
+        row = {"a": "hard", "b": "medium", "config": config, "seed": seed, "seat_a": seat,
+               "score": score, "times": [0.1, 0.3], "capped": 0, "playouts": 800}  # fmt: skip
+        return json.dumps(row) + "\n"
+
+    # Two runs on different deals, the second repeating one game of the first.
+    (tmp_path / "a.jsonl").write_text("".join(game(s, seat, 1.0) for s in range(10) for seat in (0, 1)))
+    (tmp_path / "b.jsonl").write_text(
+        game(9, 1, 1.0) + "".join(game(s, seat, 0.0) for s in range(10, 15) for seat in (0, 1))
+        + game(0, 0, 0.5, config="bl")
+    )  # fmt: skip
+    proc = bench("ai", "--report", "a.jsonl", "b.jsonl", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    rows = {line.split()[1]: line.split() for line in lines if line.startswith("hard:medium")}
+    st = rows["st"]
+    assert st[2:4] == ["30", "66.7%"]  # 20 wins of 30 games, the repeated one counted once
+    assert "NOT" in st and st[-1] == "0-14"  # its lower bound is below 75%; the seeds it pools
+    assert rows["bl"][2:4] == ["1", "50.0%"]
+    only_bl = bench("ai", "--report", "a.jsonl", "b.jsonl", "--configs", "bl", cwd=tmp_path)
+    assert "hard:medium      st " not in only_bl.stdout and "hard:medium      bl " in only_bl.stdout
