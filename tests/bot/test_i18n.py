@@ -136,3 +136,24 @@ def test_command_names_and_descriptions_fit_discord() -> None:
                 assert len(text) <= 100, (language, key, text)
         commands = [t_in(language, key) for key in CATALOGUE if key.startswith("cmd.name.")]
         assert len(set(commands)) == len(commands), language
+
+
+COMMAND_IN_TEXT = re.compile(r"/schotten(?: ([\w-]+))?((?: [\w-]+:\S*)*)")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_commands_named_in_texts_are_named_as_the_picker_shows_them(language: str) -> None:
+    """A German player types `/schotten spielen karte:R7`: a text telling them
+    `/schotten play card:R7` names a command their picker does not show."""
+    commands = {t_in(language, key) for key in CATALOGUE if key.startswith("cmd.name.")}
+    options = {t_in(language, key) for key in CATALOGUE if key.startswith("opt.")}
+    named = 0
+    for key in CATALOGUE:
+        text = t_in(language, key)
+        for match in COMMAND_IN_TEXT.finditer(text):
+            command, rest = match.group(1), match.group(2)
+            assert command is None or command in commands, (language, key, match.group(0))
+            for option in re.findall(r" ([\w-]+):", rest):
+                assert option in options, (language, key, match.group(0))
+            named += command is not None
+    assert named >= 10  # the texts do name commands: the pattern finds them
