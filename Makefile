@@ -22,6 +22,7 @@ test: lint typecheck pytest
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 
 typecheck: $(VENV)/.installed-test

@@ -576,6 +576,7 @@ def _plain(value: Any) -> Any:
         return value[: MAX_ECHO - 1] + "…"
     return value
 
+
 # ------------------------------------------------------------------- card notation
 # A colour is one letter and a tactic card one word: players type what they see, and a
 # board column holds three characters (a letter and a value up to 10). Every letter of

@@ -143,9 +143,7 @@ def playable_cards(view: PlayerView, legal: Sequence[Move]) -> list[Card]:
     ruses of the hand that have a legal move now."""
     ruses = {ruse_name(m) for m in legal} - {None}
     cards: set[Card] = {m.card for m in legal if isinstance(m, PlayCard)}
-    cards |= {
-        c for c in view.hand if isinstance(c, TacticCard) and c.tactic in _RUSES and str(c) in ruses
-    }
+    cards |= {c for c in view.hand if isinstance(c, TacticCard) and c.tactic in _RUSES and str(c) in ruses}
     return sort_hand(cards)
 
 

@@ -214,10 +214,18 @@ class World:
             if RACE and self.owner[s] is None:
                 if len(self.sides[p ^ 1][s]) >= self.need[s]:
                     self._settle(s)
-                elif PROOF and prove_claim(
-                    side, self.sides[p ^ 1][s], self.unplayed, needed=self.need[s], fog=self.fog[s],
-                    mine_completed_first=True, ruleset=self.ruleset,
-                ).ok:
+                elif (
+                    PROOF
+                    and prove_claim(
+                        side,
+                        self.sides[p ^ 1][s],
+                        self.unplayed,
+                        needed=self.need[s],
+                        fog=self.fog[s],
+                        mine_completed_first=True,
+                        ruleset=self.ruleset,
+                    ).ok
+                ):
                     self._decide(s, p)
         self.step += 1
 

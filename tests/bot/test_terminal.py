@@ -245,6 +245,8 @@ def test_make_play_replay_reads_the_file_until_end_of_input(tmp_path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert f"Step {len(game.log)} of {len(game.log)}" in proc.stdout
     assert "Game over:" in proc.stdout
+
+
 def test_hint_suggests_a_legal_move_and_says_why() -> None:
     from bot.render import describe_hint
     from rules.ai import REASONS, Hint
