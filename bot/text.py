@@ -112,6 +112,7 @@ CATALOGUE: dict[str, str | Plural] = {
     "controls.draw.tactic": "Draw a tactic card",
     "controls.draw.none": "End turn",
     "controls.hint": "Pick a card and a stone, then press Play.",
+    "controls.suggest": "Hint",
     "dm.closed": (
         "I can't send you direct messages, so your hand isn't in your DMs. Use the "
         '"Show my hand" button under the board, or allow direct messages from server '

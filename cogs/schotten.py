@@ -20,10 +20,10 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.app import SchottenBot
-from bot.errors import GameFinished, GameNotFound, ServiceError
+from bot.errors import GameNotFound, ServiceError
 from bot.notation import read_move
 from bot.opponent import DEFAULT_LEVEL
-from bot.render import code_block, describe_hint, render_board
+from bot.render import code_block, render_board
 from bot.service import GameRecord
 from bot.text import t
 from cogs import choices
@@ -94,6 +94,9 @@ class Controls:
 
     async def show_hand(self, interaction: Interaction, game_id: int) -> None:
         await self.table.show_hand(interaction, game_id)
+
+    async def hint(self, interaction: Interaction, game_id: int, version: int) -> None:
+        await self.table.hint_button(interaction, game_id, version)
 
     async def answer_challenge(self, interaction: Interaction, challenge_id: int, *, accept: bool) -> None:
         await self.lobby.answer(interaction, challenge_id, accept=accept)
@@ -214,20 +217,9 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     @app_commands.describe(game=ls("cmd.game"))
     @app_commands.autocomplete(game=choices.games)
     async def hint(self, interaction: Interaction, game: int | None = None) -> None:
-        """The hard AI's suggestion with a one-line reason, privately: only against the
-        AI (a hint in a game between people would be help from outside)."""
-        record = await self._game(interaction, game)
-        player = record.require_player(interaction.user.id)
-        if not record.vs_ai:
-            raise ServiceError("hint_vs_ai_only")
-        if record.game.is_over:
-            raise GameFinished(record.id)
-        if record.current_player != player:
-            raise ServiceError("not_your_turn")
-        # The search may take a second or more on a busy machine.
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        suggestion = await self.bot.opponent.hint(record, player)
-        await interaction.followup.send(describe_hint(suggestion), ephemeral=True)
+        """The hard AI's suggestion with a one-line reason, privately (games against
+        the AI only; the Hint button of the DM controls does the same)."""
+        await self.table.hint(interaction, await self._game(interaction, game))
 
     # ---------------------------------------------------------------- moves
 

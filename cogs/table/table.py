@@ -35,6 +35,7 @@ from bot.app import SchottenBot
 from bot.errors import GameFinished, ServiceError
 from bot.lru import LRU
 from bot.ratings import GLOBAL_SCOPE, guild_scope
+from bot.render import describe_hint
 from bot.service import GameRecord, GameService, MoveOutcome
 from bot.text import t
 from cogs.table.messages import Names, board_message, board_text, end_text, hand_text
@@ -144,7 +145,8 @@ class Table:
     def controls(
         self, record: GameRecord, player: int, selection: Selection | None = None
     ) -> discord.ui.View | None:
-        return hand_controls(record.id, record.version, self.view(record, player), selection or Selection())
+        view = self.view(record, player)
+        return hand_controls(record.id, record.version, view, selection or Selection(), hint=record.vs_ai)
 
     def board(self, record: GameRecord, names: Names) -> str:
         match = self.bot.matches.cached(record.match_id) if record.match_id is not None else None
@@ -227,6 +229,26 @@ class Table:
         record = await self.service.current(game_id, version)
         player = record.require_player(interaction.user.id)
         await interaction.response.edit_message(view=self.controls(record, player, selection))
+
+    async def hint(self, interaction: Interaction, record: GameRecord) -> None:
+        """The hard AI's suggestion with a one-line reason, privately: only against the
+        AI (in a game between people it would be help from outside), on one's turn."""
+        player = record.require_player(interaction.user.id)
+        if not record.vs_ai:
+            raise ServiceError("hint_vs_ai_only")
+        if record.game.is_over:
+            raise GameFinished(record.id)
+        if record.current_player != player:
+            raise ServiceError("not_your_turn")
+        # The search may take a second or more on a busy machine.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        suggestion = await self.bot.opponent.hint(record, player)
+        await interaction.followup.send(describe_hint(suggestion), ephemeral=True)
+
+    async def hint_button(self, interaction: Interaction, game_id: int, version: int) -> None:
+        # Read again if the button is newer than this process's copy; StaleControl for
+        # a button from an earlier turn.
+        await self.hint(interaction, await self.service.current(game_id, version))
 
     async def show_hand(self, interaction: Interaction, game_id: int) -> None:
         # As stored: another process may have moved the game since this one cached it.

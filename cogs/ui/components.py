@@ -60,6 +60,8 @@ class Handlers(Protocol):
 
     async def show_hand(self, interaction: Interaction, game_id: int) -> None: ...
 
+    async def hint(self, interaction: Interaction, game_id: int, version: int) -> None: ...
+
     async def answer_challenge(
         self, interaction: Interaction, challenge_id: int, *, accept: bool
     ) -> None: ...
@@ -395,6 +397,29 @@ class MoveButton(
         await handlers.move(interaction, self.game_id, self.version, self.move)
 
 
+class HintButton(Component[Button], template=r"st:hint:(?P<game>\d+):(?P<version>\d+)"):
+    """In a game against the AI: the hard AI's suggestion for this turn, privately."""
+
+    def __init__(self, game_id: int, version: int) -> None:
+        self.game_id, self.version = game_id, version
+        super().__init__(
+            discord.ui.Button(
+                label=t("controls.suggest"),
+                style=discord.ButtonStyle.secondary,
+                emoji="\N{ELECTRIC LIGHT BULB}",
+                custom_id=f"st:hint:{game_id}:{version}",
+                row=2,
+            )
+        )
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def run(self, interaction: Interaction, handlers: Handlers) -> None:
+        await handlers.hint(interaction, self.game_id, self.version)
+
+
 def _move_id(game_id: int, version: int, move: Move | None) -> str:
     at = f"{game_id}:{version}"
     if isinstance(move, Pass):
@@ -491,6 +516,7 @@ COMPONENTS = (
     StoneSelect,
     PlayButton,
     MoveButton,
+    HintButton,
     TargetSelect,
     DestSelect,
     ReturnSelect,
@@ -504,6 +530,7 @@ __all__ = [
     "Component",
     "DestSelect",
     "Handlers",
+    "HintButton",
     "HistoryButton",
     "LeaderboardButton",
     "MoveButton",

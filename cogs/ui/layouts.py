@@ -29,6 +29,7 @@ from cogs.ui.components import (
     ChallengeButton,
     Component,
     DestSelect,
+    HintButton,
     HistoryButton,
     LeaderboardButton,
     MoveButton,
@@ -151,10 +152,11 @@ def playable_cards(view: PlayerView, legal: Sequence[Move]) -> list[Card]:
 
 
 def hand_controls(
-    game_id: int, version: int, view: PlayerView, selection: Selection | None = None
+    game_id: int, version: int, view: PlayerView, selection: Selection | None = None, *, hint: bool = False
 ) -> discord.ui.View | None:
     """The controls of ``view``'s player with ``selection`` chosen so far; None when
-    there is nothing to do (not their turn, or the game is over)."""
+    there is nothing to do (not their turn, or the game is over). ``hint``: a Hint
+    button beside Pass and the draws (games against the AI only)."""
     if view.result is not None or view.current_player != view.player:
         return None
     selection = selection or Selection()
@@ -164,6 +166,8 @@ def hand_controls(
     if selection.card is not None and selection.card in {ruse_name(m) for m in legal}:
         return _ruse_layout(game_id, version, view, legal, selection)
     controls = _plain_layout(game_id, version, view, legal, selection)
+    if hint and controls.children:
+        controls.add_item(HintButton(game_id, version))
     return controls if controls.children else None
 
 

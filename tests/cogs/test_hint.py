@@ -1,4 +1,5 @@
-"""``/schotten hint``: the hard AI's suggestion, privately, in games against the AI only.
+"""``/schotten hint`` and the Hint button of the DM controls: the hard AI's suggestion,
+privately, in games against the AI only.
 
 The AI runs in a one-thread executor, as in ``test_practice.py``.
 """
@@ -18,7 +19,7 @@ from bot.notation import move_text
 from bot.opponent import ai_seed
 from rules.ai import hint
 from rules.game import GameOptions
-from tests.cogs.helpers import cards_in, challenge_and_accept, setup_members
+from tests.cogs.helpers import cards_in, challenge_and_accept, dm_message, flat_components, setup_members
 from tests.cogs.test_bad_input import assert_refused
 from tests.cogs.test_full_game import public_text
 from tests.cogs.test_practice import game_id_in, reply
@@ -136,3 +137,55 @@ async def test_no_hint_while_the_ai_is_to_move_nor_for_others_nor_after_the_end(
     assert_refused(await alice.slash(channel, "schotten hint", game=record.id), "That game is over.")
     assert searches == []
     assert (await bot.service.get(record.id)).game.is_over
+
+
+def hint_buttons(message: Any) -> list[dict[str, Any]]:
+    return [c for c in flat_components(message) if c.get("custom_id", "").startswith("st:hint:")]
+
+
+async def test_the_hint_button_in_the_dm_answers_privately_and_goes_stale_after_the_move(
+    simcord_env, simcord_bot, searches
+):
+    env, bot = simcord_env, simcord_bot
+    alice, channel, game_id = await practice(env, bot)
+    record = await bot.service.get(game_id)
+    expected = hint(record.game.view(0), seed=ai_seed(record), budget=BUDGET)
+    dm = dm_message(alice, game_id)
+    (button,) = hint_buttons(dm)
+    assert button["label"] == "Hint"
+    before = (len(channel.history()), len(alice.user.dm_channel.history()), dm.content)
+
+    result = await alice.user.click(dm, custom_id=button["custom_id"])
+    assert result.ephemeral
+    assert reply(result).startswith(f"Hint: {move_text(expected.move)} - ")
+    assert searches == [1]
+    # Nothing else moved: the game, the channel, the DM and its controls.
+    assert (await bot.service.get(game_id)).version == record.version
+    assert before == (
+        len(channel.history()),
+        len(alice.user.dm_channel.history()),
+        dm_message(alice, game_id).content,
+    )
+
+    # The same button in "/schotten hand"'s private reply; after the move that old
+    # reply's button is refused, and the DM's new controls carry a button of the new turn.
+    shown = await alice.slash(channel, "schotten hand")
+    (old,) = hint_buttons(shown.response)
+    await alice.slash(channel, "schotten move", text=move_text(expected.move))
+    assert_refused(await alice.click(shown.response, custom_id=old["custom_id"]), "from an earlier turn")
+    assert searches == [1]
+    version = (await bot.service.get(game_id)).version
+    assert [b["custom_id"] for b in hint_buttons(dm_message(alice, game_id))] == [
+        f"st:hint:{game_id}:{version}"
+    ]
+
+
+async def test_no_hint_button_in_a_game_between_people(simcord_env, simcord_bot):
+    env, bot = simcord_env, simcord_bot
+    _, channel, (alice, bob) = setup_members(env, ("alice", "bob"))
+    game_id = await challenge_and_accept(env, channel, alice, bob)
+    record = await bot.service.get(game_id)
+    mover = alice if record.current_user == alice.id else bob
+    dm = dm_message(mover, game_id)
+    assert any(c["custom_id"].startswith("st:card:") for c in flat_components(dm))  # the controls are there
+    assert hint_buttons(dm) == []
