@@ -5,6 +5,8 @@
     python bench/ai.py --ladder --games 10               # every pair of players, then Elo
     python bench/ai.py --ladder-from results.jsonl       # Elo from saved results only
     python bench/ai.py --report a.jsonl b.jsonl          # the table from saved results
+    python bench/ai.py --pairings hard:medium --configs st --set NOISE=0.2 --out v.jsonl
+    python bench/ai.py --compare design.jsonl v.jsonl    # a variant of hard, paired by deal
 
 Each pairing plays ``--games`` deals (seeds ``--first-seed``...), every deal twice with
 the players' seats swapped (same cards, same first seat), so 2 x games games. A draw
@@ -26,6 +28,7 @@ random; hard's decision time p95 <= 1.5 s on one core at the default budget.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import math
 import os
@@ -40,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python bench/ai.py` from anywhere, any interpreter
     sys.path.insert(0, str(ROOT))
 
-from rules.ai import HARD_BUDGET, PLAYERS, Budget, decide  # noqa: E402
+from rules.ai import HARD_BUDGET, PLAYERS, Budget, decide, mcts  # noqa: E402
 from rules.game import Game, GameOptions  # noqa: E402
 
 CONFIGS = {
@@ -88,6 +91,7 @@ def play_game(job: tuple[str, str, str, int, int, int | None]) -> dict:
     game = Game.new(seed, CONFIGS[config])
     times: list[float] = []
     capped = playouts = 0
+    cpu = time.process_time()
     while (p := to_decide(game)) is not None:
         t0 = time.perf_counter()
         d = decide(game.view(p), level=names[p], seed=seed * 10_007 + game.version * 2 + p, budget=budget)
@@ -99,10 +103,90 @@ def play_game(job: tuple[str, str, str, int, int, int | None]) -> dict:
     assert game.result is not None
     winner = game.result.winner
     score = 0.5 if winner is None else float(winner == seat_a)
-    return {
+    row = {
         "a": a, "b": b, "config": config, "seed": seed, "seat_a": seat_a, "score": score,
-        "times": times, "capped": capped, "playouts": playouts,
+        "times": times, "capped": capped, "playouts": playouts, "cpu": time.process_time() - cpu,
     }  # fmt: skip
+    if _SETTINGS:
+        row["set"] = dict(_SETTINGS)
+    return row
+
+
+# --------------------------------------------------------------------------- variants
+
+# The search's module constants changed by --set in this process (and, through the
+# pool's initializer, in its workers): a variant to compare with --compare.
+_SETTINGS: dict[str, bool | int | float] = {}
+
+
+def parse_settings(items: list[str]) -> dict[str, bool | int | float]:
+    """``NAME=VALUE`` pairs for rules.ai.mcts's constants; ValueError names what is wrong."""
+    out: dict[str, bool | int | float] = {}
+    for item in items:
+        name, _, text = item.partition("=")
+        old = getattr(mcts, name, None)
+        if not name.isupper() or type(old) not in (bool, int, float):
+            raise ValueError(f"--set {item}: {name} is not a number or flag of rules/ai/mcts.py")
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            raise ValueError(f"--set {item}: {text!r} is not a number") from None
+        if type(value) is not type(old) and not (type(old) is float and type(value) is int):
+            raise ValueError(f"--set {item}: {name} is a {type(old).__name__}")
+        out[name] = type(old)(value)
+    return out
+
+
+def apply_settings(settings: dict[str, bool | int | float]) -> None:
+    _SETTINGS.clear()
+    _SETTINGS.update(settings)
+    for name, value in settings.items():
+        setattr(mcts, name, value)
+
+
+def sign_test(better: int, worse: int) -> float:
+    """Two-sided exact sign test: the chance of a split at least this uneven if the
+    variants were equally strong (games both won or both lost say nothing)."""
+    n = better + worse
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(better, worse) + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def compare(path_a: str, path_b: str) -> None:
+    """Variant B against A on the games both played (same pairing, config, deal, seat)."""
+
+    def load(path: str) -> dict[tuple, dict]:
+        with open(path) as f:
+            rows = (json.loads(line) for line in f if line.strip())
+            return {(r["a"], r["b"], r["config"], r["seed"], r["seat_a"]): r for r in rows}
+
+    a, b = load(path_a), load(path_b)
+    groups: dict[tuple[str, str, str], list[tuple[dict, dict]]] = defaultdict(list)
+    for key in sorted(set(a) & set(b)):
+        groups[key[:3]].append((a[key], b[key]))
+    print(f"{'pairing':<16} {'config':<6} {'games':>5} {'A':>7} {'B':>7} {'B better':>8} {'B worse':>7}"
+          f" {'sign p':>7} {'cpu/game A':>10} {'B':>6}")  # fmt: skip
+    for (pa, pb, config), pairs in sorted(groups.items()):
+        n = len(pairs)
+        better = sum(1 for x, y in pairs if y["score"] > x["score"])
+        worse = sum(1 for x, y in pairs if y["score"] < x["score"])
+
+        def cpu(rows: list[dict]) -> str:
+            values = [r["cpu"] for r in rows if "cpu" in r]
+            return f"{sum(values) / len(values):.1f}s" if values else "-"
+
+        score_a = 100 * sum(x["score"] for x, _ in pairs) / n
+        score_b = 100 * sum(y["score"] for _, y in pairs) / n
+        print(
+            f"{pa + ':' + pb:<16} {config:<6} {n:>5} {score_a:>6.1f}% {score_b:>6.1f}%"
+            f" {better:>8} {worse:>7} {sign_test(better, worse):>7.3f}"
+            f" {cpu([x for x, _ in pairs]):>10} {cpu([y for _, y in pairs]):>6}"
+        )
+    for name, path, rows in (("A", path_a, a), ("B", path_b, b)):
+        variants = {json.dumps(r.get("set", {}), sort_keys=True) for r in rows.values()}
+        print(f"{name}: {path}, --set {' | '.join(sorted(variants))}")
 
 
 def elo_ladder(results: list[dict], anchor: str = "random") -> dict[str, float]:
@@ -239,7 +323,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ladder-from", default=None, help="JSON lines of earlier runs, for the Elo ladder")
     parser.add_argument("--timing", type=int, default=0, help="only time hard on N positions per config")
     parser.add_argument("--report", nargs="+", metavar="FILE", help="only the table from saved JSON lines")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE",
+        help="change a constant of rules/ai/mcts.py for this run (a variant of hard), e.g. NOISE=0.2",
+    )  # fmt: skip
+    parser.add_argument(
+        "--compare", nargs=2, metavar=("A", "B"), help="only: saved games of variant B against A, paired"
+    )
     args = parser.parse_args(argv)
+    if args.compare:
+        compare(*args.compare)
+        return 0
+    try:
+        settings = parse_settings(args.set)
+    except ValueError as error:
+        parser.error(str(error))
+    apply_settings(settings)
     if args.report:  # filtered by --pairings and --configs only where they are given
         pairs = None if args.pairings is None else set(_pairings(args.pairings))
         report(args.report, pairs, None if args.configs is None else set(_configs(args.configs)))
@@ -262,7 +361,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"AI benchmark: {len(pairings)} pairings x {len(configs)} configs, {args.games} deals x 2 seats,"
         f" hard budget {budget} playouts (cap {HARD_BUDGET.seconds}s), {args.processes} processes,"
-        f" load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs",
+        f" load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs"
+        + "".join(f", {name}={value}" for name, value in settings.items()),
         flush=True,
     )
     print(HEADER, flush=True)
@@ -272,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     caps: dict[str, int] = defaultdict(int)
     out = open(args.out, "a") if args.out else None  # noqa: SIM115
     summary: list[str] = []
-    with ProcessPoolExecutor(args.processes) as pool:
+    with ProcessPoolExecutor(args.processes, initializer=apply_settings, initargs=(settings,)) as pool:
         for a, b in pairings:
             for config in configs:
                 t0 = time.perf_counter()

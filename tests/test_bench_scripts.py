@@ -62,3 +62,32 @@ def test_ai_report_pools_saved_games_and_counts_each_once(tmp_path: Path) -> Non
     assert rows["bl"][2:4] == ["1", "50.0%"]
     only_bl = bench("ai", "--report", "a.jsonl", "b.jsonl", "--configs", "bl", cwd=tmp_path)
     assert "hard:medium      st " not in only_bl.stdout and "hard:medium      bl " in only_bl.stdout
+
+
+def test_ai_variant_runs_record_their_settings_and_compare_paired(tmp_path: Path) -> None:
+    refused = bench("ai", "--set", "NOPE=1", cwd=tmp_path)
+    assert refused.returncode == 2 and "NOPE is not a number or flag of rules/ai/mcts.py" in refused.stderr
+    assert "is a float" in bench("ai", "--set", "NOISE=True", cwd=tmp_path).stderr
+
+    run = bench("ai", "--pairings", "hard:random", "--configs", "st", "--games", "1", "--budget", "20",
+                "--set", "NOISE=0.5", "--out", "b.jsonl", cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "NOISE=0.5" in run.stdout
+    rows = [json.loads(line) for line in (tmp_path / "b.jsonl").read_text().splitlines()]
+    assert [r["set"] for r in rows] == [{"NOISE": 0.5}] * 2 and all(r["cpu"] > 0 for r in rows)
+
+    # A variant that won 10 games its baseline lost and lost 1 it won, on 14 paired games
+    # (and one game the baseline alone played, which is left out).
+    def game(seed: int, score: float) -> str:
+        return json.dumps(
+            {"a": "hard", "b": "medium", "config": "st", "seed": seed, "seat_a": 0, "score": score}
+        )
+
+    base = [0.0] * 10 + [1.0] + [1.0] * 3 + [1.0]
+    variant = [1.0] * 10 + [0.0] + [1.0] * 3
+    (tmp_path / "a.jsonl").write_text("\n".join(game(i, x) for i, x in enumerate(base)))
+    (tmp_path / "v.jsonl").write_text("\n".join(game(i, x) for i, x in enumerate(variant)))
+    out = bench("ai", "--compare", "a.jsonl", "v.jsonl", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    row = next(line.split() for line in out.stdout.splitlines() if line.startswith("hard:medium"))
+    assert row[2:8] == ["14", "28.6%", "92.9%", "10", "1", "0.012"]  # 2 x 12/2048

@@ -53,14 +53,15 @@ SCOUT = tactic_card(Tactic.SCOUT)
 TACTIC_TRY = 0.35
 RACE = True  # decide stones in the playouts as soon as both sides are complete
 PROOF = False  # ... or as soon as a complete side is provable (the engine's proofs)
-NOISE = 0.1
-AWARE = False
+NOISE = 0.1  # chance that a playout turn puts its card on a random open stone instead
+# A playout's score: mostly the result, a little the stone margin (less noise per
+# playout); both 0 and 0.4 played clearly worse (docs/ai.md).
+MARGIN = 0.15
 # Weight of the medium heuristic's board value (a sum of per-stone chances) next to the
 # playouts' mean score when moves are ranked: the playouts' estimate is biased by their
 # crude policy (three times the playouts did not beat medium more often), the heuristic's
 # by its own blind spots; the blend beat both (docs/ai.md, "Why this design").
 HEURISTIC_WEIGHT = 0.15
-_LOST_FIT = 1.0  # chance per turn that a playout player with a tactic card looks for a use
 
 
 @dataclass(frozen=True)
@@ -619,8 +620,7 @@ class World:
             won = 1.0 if adjacent[0] else 0.0
         else:
             won = 1.0 if c0 > c1 else 0.0 if c1 > c0 else 0.5
-        # Mostly the result, a little the stone margin: less noise per playout.
-        return 0.85 * won + 0.15 * (c0 - c1 + 9) / 18
+        return (1 - MARGIN) * won + MARGIN * (c0 - c1 + 9) / 18
 
 
 # --------------------------------------------------------------------------- the view
