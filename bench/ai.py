@@ -277,23 +277,27 @@ def summary_line(a: str, b: str, config: str, rows: list[dict], secs: float | No
 
 def report(paths: list[str], pairings: set[tuple[str, str]] | None, configs: set[str] | None) -> None:
     """The table again from saved JSON lines, pooled over files (runs on other seeds,
-    sessions or machines); a game played twice (same pairing, config, seed and seat) counts
-    once."""
+    sessions or machines); a game played twice (same variant, pairing, config, seed and
+    seat) counts once. Variants of hard (``--set``) get rows of their own."""
     games: dict[tuple, dict] = {}
     for path in paths:
         with open(path) as f:
             for line in f:
                 if line.strip():
                     r = json.loads(line)
-                    games[(r["a"], r["b"], r["config"], r["seed"], r["seat_a"])] = r
-    groups: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
-    for (a, b, config, _, _), r in sorted(games.items()):
+                    variant = json.dumps(r.get("set", {}), sort_keys=True)
+                    games[(r["a"], r["b"], r["config"], variant, r["seed"], r["seat_a"])] = r
+    groups: dict[tuple[str, str, str, str], list[dict]] = defaultdict(list)
+    for (a, b, config, variant, _, _), r in sorted(games.items()):
         if (pairings is None or (a, b) in pairings) and (configs is None or config in configs):
-            groups[(a, b, config)].append(r)
+            groups[(a, b, config, variant)].append(r)
     print(HEADER)
-    for (a, b, config), rows in sorted(groups.items(), key=lambda kv: (kv[0][2], kv[0][1], kv[0][0])):
+    for (a, b, config, variant), rows in sorted(
+        groups.items(), key=lambda kv: (kv[0][2], kv[0][1], kv[0][0])
+    ):
         seeds = sorted({r["seed"] for r in rows})
-        print(summary_line(a, b, config, rows, None) + f"  seeds {seeds[0]}-{seeds[-1]}")
+        label = "" if variant == "{}" else f"  --set {variant}"
+        print(summary_line(a, b, config, rows, None) + f"  seeds {seeds[0]}-{seeds[-1]}{label}")
 
 
 def _pairings(text: str) -> list[tuple[str, str]]:

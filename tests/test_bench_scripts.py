@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -24,7 +25,7 @@ def bench(name: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("name", ["claims", "selfplay", "ai"])
+@pytest.mark.parametrize("name", ["claims", "selfplay", "ai", "ai_oracle"])
 def test_engine_benchmarks_import_without_an_install(name: str, tmp_path: Path) -> None:
     proc = bench(name, "--help", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
@@ -41,25 +42,31 @@ def test_claims_benchmark_reports_the_speed_up_per_kind(tmp_path: Path) -> None:
 
 
 def test_ai_report_pools_saved_games_and_counts_each_once(tmp_path: Path) -> None:
-    def game(seed: int, seat: int, score: float, config: str = "st") -> str:
+    def game(seed: int, seat: int, score: float, config: str = "st", **variant: float) -> str:
         row = {"a": "hard", "b": "medium", "config": config, "seed": seed, "seat_a": seat,
                "score": score, "times": [0.1, 0.3], "capped": 0, "playouts": 800}  # fmt: skip
-        return json.dumps(row) + "\n"
+        return json.dumps(row | ({"set": variant} if variant else {})) + "\n"
 
     # Two runs on different deals, the second repeating one game of the first.
     (tmp_path / "a.jsonl").write_text("".join(game(s, seat, 1.0) for s in range(10) for seat in (0, 1)))
     (tmp_path / "b.jsonl").write_text(
         game(9, 1, 1.0) + "".join(game(s, seat, 0.0) for s in range(10, 15) for seat in (0, 1))
-        + game(0, 0, 0.5, config="bl")
+        + game(0, 0, 0.5, config="bl") + game(0, 0, 1.0, NOISE=0.3)
     )  # fmt: skip
     proc = bench("ai", "--report", "a.jsonl", "b.jsonl", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    rows = {line.split()[1]: line.split() for line in lines if line.startswith("hard:medium")}
+    rows = {
+        line.split()[1]: line.split()
+        for line in lines
+        if line.startswith("hard:medium") and "--set" not in line
+    }
     st = rows["st"]
     assert st[2:4] == ["30", "66.7%"]  # 20 wins of 30 games, the repeated one counted once
     assert "NOT" in st and st[-1] == "0-14"  # its lower bound is below 75%; the seeds it pools
     assert rows["bl"][2:4] == ["1", "50.0%"]
+    (variant,) = [line.split() for line in lines if "--set" in line]  # a variant's games: a row of its own
+    assert variant[1:4] == ["st", "1", "100.0%"] and variant[-2:] == ['{"NOISE":', "0.3}"]
     only_bl = bench("ai", "--report", "a.jsonl", "b.jsonl", "--configs", "bl", cwd=tmp_path)
     assert "hard:medium      st " not in only_bl.stdout and "hard:medium      bl " in only_bl.stdout
 
@@ -91,3 +98,37 @@ def test_ai_variant_runs_record_their_settings_and_compare_paired(tmp_path: Path
     assert out.returncode == 0, out.stderr
     row = next(line.split() for line in out.stdout.splitlines() if line.startswith("hard:medium"))
     assert row[2:8] == ["14", "28.6%", "92.9%", "10", "1", "0.012"]  # 2 x 12/2048
+
+
+def test_the_oracle_search_is_dealt_the_real_hidden_cards(tmp_path: Path) -> None:
+    from bench import ai_oracle
+    from rules.ai.mcts import Root
+    from rules.game import Game, GameOptions
+
+    game = Game.new(5, GameOptions("schotten-totten", tactics=True))
+    root = Root(game.view(0))
+    ai_oracle._playing.append(game)
+    try:
+        world = ai_oracle._true_world(root, None)
+    finally:
+        ai_oracle._playing.pop()
+    assert world.hands[1] == list(game.hand(1)) and world.hands[0] == list(game.hand(0))
+    assert (world.clan, world.tac) == (game._clan_deck, game._tactic_deck)
+    assert root.deal(random.Random(0)).hands[1] != list(game.hand(1))  # the honest search guesses
+
+    run = bench(
+        "ai_oracle",
+        "--opponent",
+        "random",
+        "--games",
+        "1",
+        "--budget",
+        "20",
+        "--out",
+        "o.jsonl",
+        cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "2 games" in run.stdout
+    rows = [json.loads(line) for line in (tmp_path / "o.jsonl").read_text().splitlines()]
+    assert [(r["seat_a"], r["set"]) for r in rows] == [(0, {"ORACLE": True}), (1, {"ORACLE": True})]

@@ -1,0 +1,103 @@
+"""How much are the hidden cards worth to ``hard``? The same search, told the truth.
+
+    python bench/ai_oracle.py --opponent medium --config st --games 60 --first-seed 8000 --out o.jsonl
+    python bench/ai.py --compare design.jsonl o.jsonl     # paired with the honest search's games
+
+A diagnostic, never a player: every playout of this ``hard`` deals the *real* opponent's
+hand and the real order of both decks (read from the game it plays) instead of a random
+sample of the unseen cards. Everything else is the search as it is (the same playouts,
+ranking and budget). Its score against an opponent bounds what any inference of the
+hidden cards could add to the search; what it still loses comes from the playouts, the
+search and the luck of the deal. Games are saved in ``bench/ai.py``'s format (with
+``"set": {"ORACLE": true}``), so ``--report`` and ``--compare`` read them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # `python bench/ai_oracle.py` from anywhere, any interpreter
+    sys.path.insert(0, str(ROOT))
+
+from bench.ai import CONFIGS, to_decide, wilson  # noqa: E402
+from rules.ai import HARD_BUDGET, PLAYERS, Budget, decide  # noqa: E402
+from rules.ai.mcts import Root, World  # noqa: E402
+from rules.game import Game  # noqa: E402
+
+_playing: list[Game] = []  # the game the oracle is deciding in
+
+
+def _true_world(self: Root, rng: object) -> World:
+    game = _playing[-1]
+    world = self.world.copy()
+    world.hands[1] = list(game.hand(1 - self.view.player))
+    world.clan = list(game._clan_deck)  # the decks' real order: the end is the top
+    world.tac = list(game._tactic_deck)
+    return world
+
+
+def play(opponent: str, config: str, seed: int, seat: int, budget: Budget) -> dict:
+    game = Game.new(seed, CONFIGS[config])
+    names = ("hard", opponent) if seat == 0 else (opponent, "hard")
+    cpu = time.process_time()
+    playouts = 0
+    while (p := to_decide(game)) is not None:
+        _playing.append(game)
+        try:
+            d = decide(game.view(p), level=names[p], seed=seed * 10_007 + game.version * 2 + p, budget=budget)
+        finally:
+            _playing.pop()
+        if p == seat:
+            playouts += d.iterations
+        game.apply(d.move, p)
+    assert game.result is not None
+    winner = game.result.winner
+    return {
+        "a": "hard", "b": opponent, "config": config, "seed": seed, "seat_a": seat,
+        "score": 0.5 if winner is None else float(winner == seat), "times": [], "capped": 0,
+        "playouts": playouts, "cpu": time.process_time() - cpu, "set": {"ORACLE": True},
+    }  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--opponent", default="medium", choices=[p for p in PLAYERS if p != "hard"])
+    parser.add_argument("--config", default="st", choices=sorted(CONFIGS))
+    parser.add_argument("--games", type=int, default=60, help="deals (each played from both seats)")
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--budget", type=int, default=None, help="playouts (default: hard's)")
+    parser.add_argument("--out", default=None, help="append every game as a JSON line")
+    args = parser.parse_args(argv)
+    budget = HARD_BUDGET if args.budget is None else replace(HARD_BUDGET, iterations=args.budget)
+    Root.deal = _true_world  # type: ignore[method-assign]
+    out = open(args.out, "a") if args.out else None  # noqa: SIM115
+    score = 0.0
+    n = 0
+    for seed in range(args.first_seed, args.first_seed + args.games):
+        for seat in (0, 1):
+            row = play(args.opponent, args.config, seed, seat, budget)
+            score += row["score"]
+            n += 1
+            if out:
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+    if out:
+        out.close()
+    lo, hi = wilson(score, n)
+    print(
+        f"hard told the hidden cards vs {args.opponent}, {args.config}, {budget.iterations} playouts:"
+        f" {n} games, {100 * score / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
