@@ -298,6 +298,15 @@ def report(paths: list[str], pairings: set[tuple[str, str]] | None, configs: set
         seeds = sorted({r["seed"] for r in rows})
         label = "" if variant == "{}" else f"  --set {variant}"
         print(summary_line(a, b, config, rows, None) + f"  seeds {seeds[0]}-{seeds[-1]}{label}")
+    # An Elo ladder per configuration, from the games of the players as they are (no variants).
+    for config in sorted({key[2] for key in groups}):
+        rows = [r for (a, b, c, variant), rs in groups.items() if c == config and variant == "{}" for r in rs]
+        players = {r["a"] for r in rows} | {r["b"] for r in rows}
+        if len(players) < 3 or "random" not in players:
+            continue
+        ladder = elo_ladder(rows)
+        ranked = ", ".join(f"{p} {r:.0f}" for p, r in sorted(ladder.items(), key=lambda kv: -kv[1]))
+        print(f"Elo {config} ({len(rows)} games, random = 0): {ranked}")
 
 
 def _pairings(text: str) -> list[tuple[str, str]]:

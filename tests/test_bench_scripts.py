@@ -132,3 +132,20 @@ def test_the_oracle_search_is_dealt_the_real_hidden_cards(tmp_path: Path) -> Non
     assert "2 games" in run.stdout
     rows = [json.loads(line) for line in (tmp_path / "o.jsonl").read_text().splitlines()]
     assert [(r["seat_a"], r["set"]) for r in rows] == [(0, {"ORACLE": True}), (1, {"ORACLE": True})]
+
+
+def test_ai_report_fits_an_elo_ladder_per_configuration(tmp_path: Path) -> None:
+    def games(a: str, b: str, wins: int, n: int) -> str:
+        return "".join(
+            json.dumps({"a": a, "b": b, "config": "bl", "seed": i, "seat_a": 0, "score": float(i < wins)})
+            + "\n"
+            for i in range(n)
+        )
+
+    (tmp_path / "g.jsonl").write_text(
+        games("hard", "medium", 15, 20) + games("medium", "random", 19, 20) + games("hard", "random", 20, 20)
+    )
+    out = bench("ai", "--report", "g.jsonl", cwd=tmp_path).stdout
+    (line,) = [line for line in out.splitlines() if line.startswith("Elo bl")]
+    ranked = [part.split()[0] for part in line.split(": ", 1)[1].split(", ")]
+    assert ranked == ["hard", "medium", "random"] and line.endswith("random 0") and "(60 games" in line
