@@ -14,8 +14,9 @@
   entry the game's creation recorded;
 * publishes what a crashed or failed publication left in the outbox
   (:meth:`Table.publish_pending`), adopting what Discord had already taken;
-* shows a hand privately (:meth:`Table.show_hand`) and redraws a player's controls
-  with what they have chosen so far (:meth:`Table.select`).
+* shows a hand privately (:meth:`Table.show_hand`), redraws a player's controls
+  with what they have chosen so far (:meth:`Table.select`) and, in a game against the
+  AI, answers ``/schotten hint`` and the Hint button privately (:meth:`Table.hint`).
 
 A hand only ever goes to its owner: into their DM or an ephemeral reply.
 """
