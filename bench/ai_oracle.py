@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python bench/ai_oracle.py` from anywhere, any interpreter
     sys.path.insert(0, str(ROOT))
 
-from bench.ai import CONFIGS, to_decide, wilson  # noqa: E402
+from bench.ai import CONFIGS, apply_settings, parse_settings, to_decide, wilson  # noqa: E402
 from rules.ai import HARD_BUDGET, PLAYERS, Budget, decide  # noqa: E402
 from rules.ai.mcts import Root, World  # noqa: E402
 from rules.game import Game  # noqa: E402
@@ -42,7 +42,9 @@ def _true_world(self: Root, rng: object) -> World:
     return world
 
 
-def play(opponent: str, config: str, seed: int, seat: int, budget: Budget) -> dict:
+def play(
+    opponent: str, config: str, seed: int, seat: int, budget: Budget, settings: dict | None = None
+) -> dict:
     game = Game.new(seed, CONFIGS[config])
     names = ("hard", opponent) if seat == 0 else (opponent, "hard")
     cpu = time.process_time()
@@ -61,7 +63,7 @@ def play(opponent: str, config: str, seed: int, seat: int, budget: Budget) -> di
     return {
         "a": "hard", "b": opponent, "config": config, "seed": seed, "seat_a": seat,
         "score": 0.5 if winner is None else float(winner == seat), "times": [], "capped": 0,
-        "playouts": playouts, "cpu": time.process_time() - cpu, "set": {"ORACLE": True},
+        "playouts": playouts, "cpu": time.process_time() - cpu, "set": {"ORACLE": True, **(settings or {})},
     }  # fmt: skip
 
 
@@ -75,7 +77,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--budget", type=int, default=None, help="playouts (default: hard's)")
     parser.add_argument("--out", default=None, help="append every game as a JSON line")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="as in bench/ai.py")
     args = parser.parse_args(argv)
+    try:
+        settings = parse_settings(args.set)
+    except ValueError as error:
+        parser.error(str(error))
+    apply_settings(settings)
     budget = HARD_BUDGET if args.budget is None else replace(HARD_BUDGET, iterations=args.budget)
     Root.deal = _true_world  # type: ignore[method-assign]
     out = open(args.out, "a") if args.out else None  # noqa: SIM115
@@ -83,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     n = 0
     for seed in range(args.first_seed, args.first_seed + args.games):
         for seat in (0, 1):
-            row = play(args.opponent, args.config, seed, seat, budget)
+            row = play(args.opponent, args.config, seed, seat, budget, settings)
             score += row["score"]
             n += 1
             if out:
