@@ -35,6 +35,7 @@ import os
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from itertools import combinations
 from pathlib import Path
@@ -82,9 +83,12 @@ def to_decide(game: Game) -> int | None:
     return None
 
 
-def play_game(job: tuple[str, str, str, int, int, int | None]) -> dict:
+def play_game(
+    job: tuple[str, str, str, int, int, int | None], watch: Callable[[Game], None] | None = None
+) -> dict:
     """One game: player ``a`` in seat ``seat_a`` against ``b``. Returns a's score and
-    a's decision times, playouts and cap firings."""
+    a's decision times, playouts and cap firings. ``watch`` sees the game before every
+    decision (``bench/ai_oracle.py`` hands it to its search)."""
     a, b, config, seed, seat_a, iterations = job
     budget = None if iterations is None else Budget(iterations=iterations, seconds=HARD_BUDGET.seconds)
     names = (a, b) if seat_a == 0 else (b, a)
@@ -93,6 +97,8 @@ def play_game(job: tuple[str, str, str, int, int, int | None]) -> dict:
     capped = playouts = 0
     cpu = time.process_time()
     while (p := to_decide(game)) is not None:
+        if watch is not None:
+            watch(game)
         t0 = time.perf_counter()
         d = decide(game.view(p), level=names[p], seed=seed * 10_007 + game.version * 2 + p, budget=budget)
         if p == seat_a:
@@ -144,6 +150,13 @@ def apply_settings(settings: dict[str, bool | int | float]) -> None:
         setattr(mcts, name, value)
 
 
+def saved_games(paths: list[str]) -> Iterator[dict]:
+    """The games of JSON-lines files written by ``--out``, in order."""
+    for path in paths:
+        with open(path) as f:
+            yield from (json.loads(line) for line in f if line.strip())
+
+
 def sign_test(better: int, worse: int) -> float:
     """Two-sided exact sign test: the chance of a split at least this uneven if the
     variants were equally strong (games both won or both lost say nothing)."""
@@ -158,9 +171,7 @@ def compare(path_a: str, path_b: str) -> None:
     """Variant B against A on the games both played (same pairing, config, deal, seat)."""
 
     def load(path: str) -> dict[tuple, dict]:
-        with open(path) as f:
-            rows = (json.loads(line) for line in f if line.strip())
-            return {(r["a"], r["b"], r["config"], r["seed"], r["seat_a"]): r for r in rows}
+        return {(r["a"], r["b"], r["config"], r["seed"], r["seat_a"]): r for r in saved_games([path])}
 
     a, b = load(path_a), load(path_b)
     groups: dict[tuple[str, str, str], list[tuple[dict, dict]]] = defaultdict(list)
@@ -280,13 +291,9 @@ def report(paths: list[str], pairings: set[tuple[str, str]] | None, configs: set
     sessions or machines); a game played twice (same variant, pairing, config, seed and
     seat) counts once. Variants of hard (``--set``) get rows of their own."""
     games: dict[tuple, dict] = {}
-    for path in paths:
-        with open(path) as f:
-            for line in f:
-                if line.strip():
-                    r = json.loads(line)
-                    variant = json.dumps(r.get("set", {}), sort_keys=True)
-                    games[(r["a"], r["b"], r["config"], variant, r["seed"], r["seat_a"])] = r
+    for r in saved_games(paths):
+        variant = json.dumps(r.get("set", {}), sort_keys=True)
+        games[(r["a"], r["b"], r["config"], variant, r["seed"], r["seat_a"])] = r
     groups: dict[tuple[str, str, str, str], list[dict]] = defaultdict(list)
     for (a, b, config, variant, _, _), r in sorted(games.items()):
         if (pairings is None or (a, b) in pairings) and (configs is None or config in configs):
@@ -424,8 +431,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     pooled = list(results)
     if args.ladder_from:
-        with open(args.ladder_from) as f:
-            pooled.extend(json.loads(line) for line in f if line.strip())
+        pooled.extend(saved_games([args.ladder_from]))
     if pooled:
         ladder = elo_ladder(pooled)
         n_games = len(pooled)

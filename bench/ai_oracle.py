@@ -17,16 +17,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
-from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python bench/ai_oracle.py` from anywhere, any interpreter
     sys.path.insert(0, str(ROOT))
 
-from bench.ai import CONFIGS, apply_settings, parse_settings, to_decide, wilson  # noqa: E402
-from rules.ai import HARD_BUDGET, PLAYERS, Budget, decide  # noqa: E402
+from bench.ai import CONFIGS, apply_settings, parse_settings, play_game, wilson  # noqa: E402
+from rules.ai import HARD_BUDGET, PLAYERS  # noqa: E402
 from rules.ai.mcts import Root, World  # noqa: E402
 from rules.game import Game  # noqa: E402
 
@@ -42,29 +40,8 @@ def _true_world(self: Root, rng: object) -> World:
     return world
 
 
-def play(
-    opponent: str, config: str, seed: int, seat: int, budget: Budget, settings: dict | None = None
-) -> dict:
-    game = Game.new(seed, CONFIGS[config])
-    names = ("hard", opponent) if seat == 0 else (opponent, "hard")
-    cpu = time.process_time()
-    playouts = 0
-    while (p := to_decide(game)) is not None:
-        _playing.append(game)
-        try:
-            d = decide(game.view(p), level=names[p], seed=seed * 10_007 + game.version * 2 + p, budget=budget)
-        finally:
-            _playing.pop()
-        if p == seat:
-            playouts += d.iterations
-        game.apply(d.move, p)
-    assert game.result is not None
-    winner = game.result.winner
-    return {
-        "a": "hard", "b": opponent, "config": config, "seed": seed, "seat_a": seat,
-        "score": 0.5 if winner is None else float(winner == seat), "times": [], "capped": 0,
-        "playouts": playouts, "cpu": time.process_time() - cpu, "set": {"ORACLE": True, **(settings or {})},
-    }  # fmt: skip
+def _watch(game: Game) -> None:
+    _playing[:] = [game]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,14 +61,14 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         parser.error(str(error))
     apply_settings(settings)
-    budget = HARD_BUDGET if args.budget is None else replace(HARD_BUDGET, iterations=args.budget)
     Root.deal = _true_world  # type: ignore[method-assign]
     out = open(args.out, "a") if args.out else None  # noqa: SIM115
     score = 0.0
     n = 0
     for seed in range(args.first_seed, args.first_seed + args.games):
         for seat in (0, 1):
-            row = play(args.opponent, args.config, seed, seat, budget, settings)
+            row = play_game(("hard", args.opponent, args.config, seed, seat, args.budget), watch=_watch)
+            row["set"] = {"ORACLE": True, **row.get("set", {})}
             score += row["score"]
             n += 1
             if out:
@@ -101,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         out.close()
     lo, hi = wilson(score, n)
     print(
-        f"hard told the hidden cards vs {args.opponent}, {args.config}, {budget.iterations} playouts:"
+        f"hard told the hidden cards vs {args.opponent}, {args.config},"
+        f" {args.budget or HARD_BUDGET.iterations} playouts:"
         f" {n} games, {100 * score / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
     )
     return 0
