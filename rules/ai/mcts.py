@@ -26,7 +26,10 @@ The simulator (:class:`World`) is simpler than the engine: no claims during a pl
 three adjacent stones, else the count), and the tactic cards follow simple rules in the
 playouts: jokers where they complete a strong formation, Traitor and Deserter against the
 opponent's best side, Fog against a strong formation, Mud against a complete side,
-Redeploy away from a lost stone, Scout as a draw.
+Redeploy away from a lost stone, Scout as a draw. A playout draw may take a tactic card
+only for a player who holds none and is not ahead in tactic cards played (the tactic
+limit): for the AI with chance 0.3, for the opponent about as often as they have drawn
+one so far in the game.
 """
 
 from __future__ import annotations
@@ -62,6 +65,8 @@ MARGIN = 0.15
 # crude policy (three times the playouts did not beat medium more often), the heuristic's
 # by its own blind spots; the blend beat both (docs/ai.md, "Why this design").
 HEURISTIC_WEIGHT = 0.15
+STRICT_DRAW = True  # no tactic card drawn while it could not be played
+INFER_DRAWS = True  # the playout opponent draws tactic cards as often as they have so far
 
 
 @dataclass(frozen=True)
@@ -158,6 +163,7 @@ class World:
         "sides",
         "step",
         "tac",
+        "tac_rate",
         "tp",
         "triples",
         "unplayed",
@@ -176,6 +182,7 @@ class World:
     clan: list[Card]  # last = top
     tac: list[Card]
     tp: list[int]  # tactic cards played
+    tac_rate: list[float]  # chance a playout draw takes a tactic card (holding none)
     leader: list[bool]
     step: int
     final_owners: list[int | None]  # set by score()
@@ -196,6 +203,7 @@ class World:
         w.clan = list(self.clan)
         w.tac = list(self.tac)
         w.tp = list(self.tp)
+        w.tac_rate = self.tac_rate
         w.leader = list(self.leader)
         w.step = self.step
         w.winner = self.winner
@@ -266,7 +274,14 @@ class World:
 
     def draw(self, p: int, rng: random.Random) -> None:
         hand = self.hands[p]
-        if self.tac and (not self.clan or (not any(c.is_tactic for c in hand) and rng.random() < 0.3)):
+        if self.tac and (
+            not self.clan
+            or (
+                not any(c.is_tactic for c in hand)
+                and rng.random() < self.tac_rate[p]
+                and not (STRICT_DRAW and self.tp[p] > self.tp[p ^ 1])
+            )
+        ):
             hand.append(self.tac.pop())
         elif self.clan:
             hand.append(self.clan.pop())
@@ -651,6 +666,15 @@ class Root:
         w.hands = [list(view.hand), []]
         w.clan, w.tac = [], []
         w.tp = [view.tactics_played[me], view.tactics_played[o]]
+        w.tac_rate = [0.3, 0.3]
+        if INFER_DRAWS:
+            # Their draws so far: every card they have held, less the opening hand.
+            held = sum(len(st.sides[o]) for st in view.stones) + view.opponent_hand_size
+            held += sum(1 for st in view.stones for _, who in st.terrain if who == o)
+            held += sum(1 for who, _ in view.discards if who == o)
+            drawn = max(0, held - rs.hand_size)
+            tactics = view.tactics_played[o] + view.opponent_hand_tactics
+            w.tac_rate[1] = (tactics + 1) / (drawn + 3)
         w.leader = [bool(view.leaders_played[me]), bool(view.leaders_played[o])]
         w.step = 2
         w.winner = None
@@ -714,6 +738,20 @@ def winning_move(view: PlayerView, moves: list[Move]) -> Move | None:
     return None
 
 
+def draw_choice(view: PlayerView, moves: list[Move]) -> Move:
+    """Which deck: the heuristic's rule (a tactic card only when holding none), but never a
+    tactic card that could not be played: one ahead in tactic cards, a player must wait
+    for the opponent to play one, and an opponent holding none may never do so."""
+    draws = {m.deck: m for m in moves if isinstance(m, Draw)}
+    me, o = view.player, view.opponent
+    tp = view.tactics_played
+    holding = any(c.is_tactic for c in view.hand)
+    playable = tp[me] <= tp[o] or (tp[me] == tp[o] + 1 and view.opponent_hand_tactics > 0)
+    if "tactic" in draws and ("clan" not in draws or (not holding and playable)):
+        return draws["tactic"]
+    return draws.get("clan") or next(iter(draws.values()))
+
+
 def search(
     view: PlayerView, rng: random.Random, budget: Budget, moves: list[Move] | None = None
 ) -> SearchResult:
@@ -725,6 +763,8 @@ def search(
     if view.phase == "draw" and all(isinstance(m, Draw) for m in moves):
         # Not searched: the playouts overvalue tactic cards (searched draws took about
         # six a game and lost to medium; the heuristic's rule wins, docs/ai.md).
+        if STRICT_DRAW:
+            return SearchResult(draw_choice(view, moves), 0, False)
         return SearchResult(heuristic.draw_choice(from_view(view), moves), 0, False)
     if view.phase == "play":
         win = winning_move(view, moves)

@@ -17,8 +17,8 @@ from rules.ai import (
     Level,
     choose_move,
     decide,
-    heuristic,
     hint,
+    mcts,
     parse_level,
 )
 from rules.ai.situation import from_view
@@ -278,8 +278,8 @@ def test_hint_names_a_completed_colour_run() -> None:
 
 
 def test_hard_draws_a_tactic_card_only_when_it_holds_none() -> None:
-    # The draw is the heuristic's rule, not the search's: searched draws hoarded tactic
-    # cards the player could not use (docs/ai.md).
+    # The draw is a rule, not the search's: searched draws hoarded tactic cards the
+    # player could not use (docs/ai.md).
     seen = {True: 0, False: 0}
     for _, view in positions(range(4), tactics=True, every=1):
         decks = {m.deck for m in view.legal_moves() if isinstance(m, Draw)}
@@ -288,8 +288,55 @@ def test_hard_draws_a_tactic_card_only_when_it_holds_none() -> None:
         holds = any(c.is_tactic for c in view.hand)
         d = decide(view, level="hard", seed=3, budget=SMALL)
         assert d.iterations == 0
-        assert d.move == heuristic.draw_choice(from_view(view), view.legal_moves())
+        assert d.move == mcts.draw_choice(view, list(view.legal_moves()))
         if holds:
             assert d.move == Draw("clan")
         seen[holds] += 1
     assert seen[True] and seen[False]  # both cases came up
+
+
+# Player 0 has played Fog, the opponent no tactic card: player 0 is one ahead.
+AHEAD = {
+    "options": GameOptions(tactics=True),
+    "sides": {1: ("R1 R2", "B5"), 2: ("Y3", "G7 G8")},
+    "fog": {3: 0},
+    "phase": "draw",
+}
+
+
+def test_hard_draws_no_tactic_card_it_could_not_play() -> None:
+    # One ahead, it may play another tactic card only after the opponent plays one; an
+    # opponent holding none cannot, and the card would take a clan card's place in hand.
+    view = position(hands=("R9 B1 Y2 G4 P6", "O1 O2 O3 O4 O5 O6"), **AHEAD).view(0)
+    assert view.tactics_played == (1, 0) and view.opponent_hand_tactics == 0
+    assert decide(view, level="hard", seed=1, budget=SMALL).move == Draw("clan")
+    view = position(hands=("R9 B1 Y2 G4 P6", "O1 O2 O3 O4 O5 Leader"), **AHEAD).view(0)
+    assert decide(view, level="hard", seed=1, budget=SMALL).move == Draw("tactic")
+
+
+def test_no_playout_draw_takes_a_tactic_card_one_ahead() -> None:
+    view = position(hands=("R9 B1 Y2 G4 P6", "O1 O2 O3 O4 O5 O6"), **AHEAD).view(0)
+    root = mcts.Root(view)
+    rng = random.Random(5)
+    drawn = {0: set(), 1: set()}
+    for _ in range(200):
+        world = root.deal(rng)
+        for p in (0, 1):
+            world.draw(p, rng)
+            drawn[p].add(world.hands[p][-1].is_tactic)
+    assert drawn[0] == {False}  # one ahead: never a tactic card
+    assert drawn[1] == {False, True}  # one behind: sometimes
+
+
+def test_the_playout_opponent_draws_tactic_cards_as_often_as_they_did() -> None:
+    # Eight cards drawn, none of them a tactic card, against two of six.
+    def rate(hand: str, sides: dict[int, tuple[str, str]], fog: dict[int, int]) -> float:
+        game = position(
+            options=GameOptions(tactics=True), hands=("R9 B1 Y2 G4 P6 R8", hand), sides=sides, fog=fog
+        )
+        return mcts.Root(game.view(0)).world.tac_rate[1]
+
+    never = rate("O1 O2 O3 O4 O5 O6", {1: ("R1", "B5 B6 B7"), 2: ("Y3", "G7 G8 G9"), 3: ("", "P1 P2")}, {})
+    often = rate("O1 O2 O3 O4 O5 Leader", {1: ("R1", "B5 B6 B7"), 2: ("Y3", "G7 G8")}, {3: 1})
+    assert never == pytest.approx(1 / 11)
+    assert often == pytest.approx(3 / 9)  # Fog played and a Leader held
