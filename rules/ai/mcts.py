@@ -762,7 +762,7 @@ def search(
         return SearchResult(moves[0], 0, False, {moves[0]: (0.5, 0)})
     if view.phase == "draw" and all(isinstance(m, Draw) for m in moves):
         # Not searched: the playouts overvalue tactic cards (searched draws took about
-        # six a game and lost to medium; the heuristic's rule wins, docs/ai.md).
+        # six a game and lost to medium; a rule wins, docs/ai.md).
         if STRICT_DRAW:
             return SearchResult(draw_choice(view, moves), 0, False)
         return SearchResult(heuristic.draw_choice(from_view(view), moves), 0, False)
