@@ -286,11 +286,19 @@ def _tactic_in(hand: Iterable[Card], tactic: Tactic) -> Card:
     return next(c for c in hand if _is(c, tactic))
 
 
-def draw_choice(sit: Situation, moves: list[Move]) -> Move:
-    """Which deck to draw from: a tactic card now and then, clan cards mostly."""
+def draw_choice(sit: Situation, moves: list[Move], *, strict: bool = False) -> Move:
+    """Which deck to draw from: a tactic card now and then, clan cards mostly.
+
+    ``strict`` (the hard AI): never a tactic card that could not be played. One ahead in
+    tactic cards, a player must wait for the opponent to play one, and an opponent who
+    holds none cannot."""
     draws = {m.deck: m for m in moves if isinstance(m, Draw)}
     tactics_in_hand = sum(1 for c in sit.hand if c.is_tactic)
-    can_use_more = sit.tactics_played[0] <= sit.tactics_played[1] + (1 - tactics_in_hand)
+    mine, theirs = sit.tactics_played
+    if strict:
+        can_use_more = mine <= theirs or (mine == theirs + 1 and sit.opp_hand_tactics > 0)
+    else:
+        can_use_more = mine <= theirs + (1 - tactics_in_hand)
     if "tactic" in draws and (("clan" not in draws) or (tactics_in_hand == 0 and can_use_more)):
         return draws["tactic"]
     if "clan" in draws:

@@ -738,20 +738,6 @@ def winning_move(view: PlayerView, moves: list[Move]) -> Move | None:
     return None
 
 
-def draw_choice(view: PlayerView, moves: list[Move]) -> Move:
-    """Which deck: the heuristic's rule (a tactic card only when holding none), but never a
-    tactic card that could not be played: one ahead in tactic cards, a player must wait
-    for the opponent to play one, and an opponent holding none may never do so."""
-    draws = {m.deck: m for m in moves if isinstance(m, Draw)}
-    me, o = view.player, view.opponent
-    tp = view.tactics_played
-    holding = any(c.is_tactic for c in view.hand)
-    playable = tp[me] <= tp[o] or (tp[me] == tp[o] + 1 and view.opponent_hand_tactics > 0)
-    if "tactic" in draws and ("clan" not in draws or (not holding and playable)):
-        return draws["tactic"]
-    return draws.get("clan") or next(iter(draws.values()))
-
-
 def search(
     view: PlayerView, rng: random.Random, budget: Budget, moves: list[Move] | None = None
 ) -> SearchResult:
@@ -763,9 +749,7 @@ def search(
     if view.phase == "draw" and all(isinstance(m, Draw) for m in moves):
         # Not searched: the playouts overvalue tactic cards (searched draws took about
         # six a game and lost to medium; a rule wins, docs/ai.md).
-        if STRICT_DRAW:
-            return SearchResult(draw_choice(view, moves), 0, False)
-        return SearchResult(heuristic.draw_choice(from_view(view), moves), 0, False)
+        return SearchResult(heuristic.draw_choice(from_view(view), moves, strict=STRICT_DRAW), 0, False)
     if view.phase == "play":
         win = winning_move(view, moves)
         if win is not None:
