@@ -5,17 +5,20 @@
 
 A diagnostic, never a player: every playout of this ``hard`` deals the *real* opponent's
 hand and the real order of both decks (read from the game it plays) instead of a random
-sample of the unseen cards. Everything else is the search as it is (the same playouts,
-ranking and budget). Its score against an opponent bounds what any inference of the
-hidden cards could add to the search; what it still loses comes from the playouts, the
-search and the luck of the deal. Games are saved in ``bench/ai.py``'s format (with
-``"set": {"ORACLE": true}``), so ``--report`` and ``--compare`` read them.
+sample of the unseen cards; with ``--hand-only``, only the real hand (what a perfect
+inference of the hand from the opponent's plays could give). Everything else is the
+search as it is (the same playouts, ranking and budget). Its score against an opponent
+bounds what any inference of the hidden cards could add to the search; what it still
+loses comes from the playouts, the search and the luck of the deal. Games are saved in
+``bench/ai.py``'s format (with ``"set": {"ORACLE": true}``, or ``"hand"``), so
+``--report`` and ``--compare`` read them.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from pathlib import Path
 
@@ -40,6 +43,26 @@ def _true_world(self: Root, rng: object) -> World:
     return world
 
 
+def _true_hand(self: Root, rng: random.Random) -> World:
+    """The real opponent's hand; the decks a random order of the rest (as the search
+    would deal them): what a perfect inference of the hand alone could give."""
+    game = _playing[-1]
+    world = _honest_deal(self, rng)
+    hand = list(game.hand(1 - self.view.player))
+    sampled = world.hands[1]
+    for deck in (world.clan, world.tac):
+        for i, card in enumerate(deck):
+            if card in hand:  # swap it with a sampled card of the same back
+                swap = next(c for c in sampled if c not in hand and c.is_tactic == card.is_tactic)
+                sampled.remove(swap)
+                deck[i] = swap
+    world.hands[1] = hand
+    return world
+
+
+_honest_deal = Root.deal
+
+
 def _watch(game: Game) -> None:
     _playing[:] = [game]
 
@@ -54,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--budget", type=int, default=None, help="playouts (default: hard's)")
     parser.add_argument("--out", default=None, help="append every game as a JSON line")
+    parser.add_argument(
+        "--hand-only", action="store_true", help="tell only the opponent's hand, not the decks' order"
+    )
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="as in bench/ai.py")
     args = parser.parse_args(argv)
     try:
@@ -61,14 +87,15 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         parser.error(str(error))
     apply_settings(settings)
-    Root.deal = _true_world  # type: ignore[method-assign]
+    Root.deal = _true_hand if args.hand_only else _true_world  # type: ignore[method-assign]
     out = open(args.out, "a") if args.out else None  # noqa: SIM115
     score = 0.0
     n = 0
     for seed in range(args.first_seed, args.first_seed + args.games):
         for seat in (0, 1):
             row = play_game(("hard", args.opponent, args.config, seed, seat, args.budget), watch=_watch)
-            row["set"] = {"ORACLE": True, **row.get("set", {})}
+            told = {"ORACLE": "hand"} if args.hand_only else {"ORACLE": True}
+            row["set"] = {**told, **row.get("set", {})}
             score += row["score"]
             n += 1
             if out:
