@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import importlib
 import logging
 import signal
 import sqlite3
@@ -69,18 +68,10 @@ def configure_logging(level: int, stream: TextIO | None = None) -> None:
     discord.VoiceClient.warn_dave = False
 
 
-# Operator commands: ``python -m bot <name> ...`` runs ``<module>.main(rest of argv)``
-# instead of the bot (each module parses its own options; ``--help`` lists them).
-SUBCOMMANDS = {
-    "export": "bot.export",  # every finished game of a server as JSON lines
-}
-
-
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m bot",
         description="Run the Schotten-Totten Discord bot.",
-        epilog="Operator commands: " + ", ".join(f"python -m bot {name} --help" for name in SUBCOMMANDS),
     )
     parser.add_argument(
         "--env-file", default=".env", help="settings file read under the environment (default .env)"
@@ -91,6 +82,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="sync the slash commands even if they look unchanged since last time",
     )
     commands = parser.add_subparsers(dest="command", title="instead of running the bot")
+    # export parses its own options (``python -m bot export --help``): handed on whole.
+    commands.add_parser(
+        "export",
+        help="write every finished game of a server as JSON lines (python -m bot export --help)",
+        add_help=False,
+    )
     backup_cmd = commands.add_parser(
         "backup",
         help="copy the database (DATABASE_PATH) to a new file; safe while the bot runs",
@@ -120,7 +117,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         metavar="URL",
         help="the PostgreSQL database, postgresql://... (default: DATABASE_URL)",
     )
-    return parser.parse_args(argv)
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "export":
+        args.export_args = rest
+    elif rest:
+        parser.error("unrecognized arguments: " + " ".join(rest))
+    return args
 
 
 def backup_database(settings: Settings, target: str) -> int:
@@ -194,11 +196,11 @@ def migrate_to_postgres(settings: Settings, source: str | None, target: str | No
 
 
 def main(argv: list[str] | None = None) -> int:
-    words = sys.argv[1:] if argv is None else list(argv)
-    if words and words[0] in SUBCOMMANDS:
-        command = importlib.import_module(SUBCOMMANDS[words[0]])
-        return int(command.main(words[1:]))
     args = parse_args(argv)
+    if args.command == "export":
+        from bot import export  # only the operator's command needs it
+
+        return export.main(["--env-file", args.env_file, *args.export_args])
     try:
         settings = Settings.from_env(env_file=args.env_file)
     except SettingsError as error:

@@ -122,9 +122,9 @@ async def _database_with_games(path: Path) -> tuple[list[int], int]:
     return here, running.id
 
 
-def run_export(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def run_export(*args: str, cwd: Path, before: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "bot", "export", *args],
+        [sys.executable, "-m", "bot", *before, "export", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -180,3 +180,14 @@ def test_export_without_a_database_says_so(tmp_path: Path) -> None:
     assert not (tmp_path / "missing.db").exists()
     usage = run_export(cwd=tmp_path)
     assert usage.returncode == 2 and "--guild" in usage.stderr
+
+
+async def test_export_reads_the_settings_file_named_before_it(tmp_path: Path) -> None:
+    path = tmp_path / "data.db"
+    here, _ = await _database_with_games(path)
+    (tmp_path / "prod.env").write_text(f"DATABASE_PATH={path}\n")
+    proc = run_export("--guild", str(GUILD), cwd=tmp_path, before=("--env-file", "prod.env"))
+    assert proc.returncode == 0, proc.stderr
+    assert [json.loads(line)["id"] for line in proc.stdout.splitlines()] == here
+    helped = run_export("--help", cwd=tmp_path)
+    assert helped.returncode == 0 and "--guild" in helped.stdout
