@@ -43,8 +43,7 @@ from bot.errors import (
     StaleControl,
 )
 from bot.lru import LRU
-from bot.storage import UNSET, ConcurrentUpdate, GameRow, OutboxKind, ResultRow, Storage
-from bot.storage.database import _Unset
+from bot.storage import UNSET, ConcurrentUpdate, GameRow, OutboxKind, ResultRow, Storage, Unset
 from rules.game import Applied, Game, GameOptions, Result
 from rules.moves import Move, parse_move
 
@@ -485,7 +484,7 @@ class GameService:
         self,
         game_id: int,
         *,
-        board_message_id: int | _Unset | None = UNSET,
+        board_message_id: int | Unset | None = UNSET,
         dm_message_ids: dict[int, int | None] | None = None,
     ) -> GameRecord:
         """Remember the board message and the DM messages (keyed by engine player 0/1)
@@ -501,7 +500,7 @@ class GameService:
             record = dataclasses.replace(
                 record,
                 board_message_id=record.board_message_id
-                if isinstance(board_message_id, _Unset)
+                if isinstance(board_message_id, Unset)
                 else board_message_id,
                 dm_message_ids=(dms[0], dms[1]),
             )

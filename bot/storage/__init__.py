@@ -1,7 +1,8 @@
 """Persistence: the only package that contains SQL.
 
-``Storage`` (``protocol.py``) is the typed API; ``Database`` implements it on SQLite
-(aiosqlite, the default) and ``PostgresDatabase`` on PostgreSQL (asyncpg).
+``Storage`` (``protocol.py``) is the typed API and ``rows.py`` its row types. Every
+query is written once, in ``SqlStorage`` (``queries.py``); ``Database`` runs them on
+SQLite (aiosqlite, the default) and ``PostgresDatabase`` on PostgreSQL (asyncpg).
 ``open_database(target)`` picks the backend from the target.
 """
 
@@ -9,13 +10,14 @@ from __future__ import annotations
 
 import os
 
-from bot.storage.database import (
+from bot.storage.database import Database, ForeignDatabase, backup
+from bot.storage.errors import ConcurrentUpdate, DatabaseInUse, StorageError
+from bot.storage.postgres import PostgresDatabase
+from bot.storage.protocol import Storage, is_postgres_url
+from bot.storage.rows import (
     UNSET,
     ChallengeRow,
     ChallengeStatus,
-    ConcurrentUpdate,
-    Database,
-    ForeignDatabase,
     GameRow,
     GameStatus,
     LanguageScope,
@@ -25,11 +27,8 @@ from bot.storage.database import (
     OutboxRow,
     RatingRow,
     ResultRow,
-    backup,
+    Unset,
 )
-from bot.storage.errors import DatabaseInUse, StorageError
-from bot.storage.postgres import PostgresDatabase
-from bot.storage.protocol import Storage, is_postgres_url
 from bot.storage.schema import MigrationError, latest_version
 
 
@@ -65,6 +64,7 @@ __all__ = [
     "ResultRow",
     "Storage",
     "StorageError",
+    "Unset",
     "backup",
     "latest_version",
     "open_database",

@@ -26,7 +26,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol, Self
 
-from bot.storage.database import (
+from bot.storage.errors import DatabaseInUse, StorageError
+from bot.storage.rows import (
     UNSET,
     ChallengeRow,
     ChallengeStatus,
@@ -39,9 +40,8 @@ from bot.storage.database import (
     OutboxRow,
     RatingRow,
     ResultRow,
-    _Unset,
+    Unset,
 )
-from bot.storage.errors import DatabaseInUse, StorageError
 
 __all__ = ["POSTGRES_SCHEMES", "DatabaseInUse", "Storage", "StorageError", "is_postgres_url"]
 
@@ -120,7 +120,7 @@ class Storage(Protocol):
         self,
         game_id: int,
         *,
-        board_message_id: int | _Unset | None = UNSET,
+        board_message_id: int | Unset | None = UNSET,
         dm_message_ids: Mapping[int, int | None] | None = None,
     ) -> None: ...
     async def games_due(self, now: float) -> list[GameRow]: ...
@@ -139,8 +139,8 @@ class Storage(Protocol):
         scope: LanguageScope,
         scope_id: int,
         *,
-        chosen: str | _Unset | None = UNSET,
-        discord: str | _Unset | None = UNSET,
+        chosen: str | Unset | None = UNSET,
+        discord: str | Unset | None = UNSET,
         now: float,
     ) -> None: ...
     async def queue_dm_tip(self, game_id: int, user_id: int, *, now: float) -> bool: ...
