@@ -267,8 +267,10 @@ class Database(SqlStorage):
             raise  # another constraint: e.g. a foreign key to no row
 
     async def _all(self, sql: str, *params: object) -> list[sqlite3.Row]:
-        async with self._access() as conn, conn.execute(_sqlite(sql), params) as cursor:
-            return list(await cursor.fetchall())
+        # One trip to aiosqlite's thread for the statement and its rows (the cursor
+        # closed there too), not three.
+        async with self._access() as conn:
+            return list(await conn.execute_fetchall(_sqlite(sql), params))
 
 
 _PARAMETER: Final = re.compile(r"\$(\d+)")
