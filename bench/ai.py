@@ -137,9 +137,12 @@ def parse_settings(items: list[str]) -> dict[str, bool | int | float]:
             value = ast.literal_eval(text)
         except (ValueError, SyntaxError):
             raise ValueError(f"--set {item}: {text!r} is not a number") from None
-        if type(value) is not type(old) and not (type(old) is float and type(value) is int):
+        if type(old) is float and type(value) in (int, float):
+            out[name] = float(value)  # 2 for a float: 2.0
+        elif type(value) is type(old) and isinstance(value, (bool, int, float)):
+            out[name] = value
+        else:
             raise ValueError(f"--set {item}: {name} is a {type(old).__name__}")
-        out[name] = type(old)(value)
     return out
 
 

@@ -204,7 +204,7 @@ class _Steps:
 
 def instrument(profile: Profile) -> None:
     """Wrap simcord's REST router and gateway emission, and the bot's main sections."""
-    simcord_router.dispatch = profile.wrap_sync(simcord_router.dispatch, DISCORD)  # type: ignore[assignment]
+    simcord_router.dispatch = profile.wrap_sync(simcord_router.dispatch, DISCORD)
     BackendBase.emit = profile.wrap_sync(BackendBase.emit, DISCORD)  # type: ignore[method-assign]
     discord.app_commands.CommandTree._call = profile.wrap_async(  # type: ignore[method-assign]
         discord.app_commands.CommandTree._call, "command"
@@ -466,7 +466,9 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
             async def start_game(slot: int) -> int:
                 a, b, channel = members[2 * slot], members[2 * slot + 1], channels[slot]
                 shown = await a.slash(channel, "schotten challenge", opponent=b)
+                assert shown.response is not None
                 accepted = await b.click(shown.response, label="Accept")
+                assert accepted.response is not None
                 game_id = int(accepted.response.content.split("#")[1].split(" ")[0].rstrip("."))
                 channel_of[game_id] = channel
                 return game_id
@@ -559,18 +561,18 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
                     max_lag = max(max_lag, time.perf_counter() - at)
                     busy = set(timer.game_of.values())
                     idle = [g for g in slots.values() if g not in busy and g not in over]
-                    record = None
+                    chosen = None
                     while idle:
                         game_id = idle.pop(rng.randrange(len(idle)))
                         candidate = await bot.service.get(game_id)
                         if not candidate.game.is_over:
-                            record = candidate
+                            chosen = candidate
                             break
                         over.add(game_id)
-                    if record is None:
+                    if chosen is None:
                         dropped += 1  # every game busy or finished: the arrival is lost
                     else:
-                        send_move(record, at)
+                        send_move(chosen, at)
                     at += arrivals.expovariate(rate)
                 deadline = time.perf_counter() + 300
                 while timer.started and time.perf_counter() < deadline:
@@ -733,7 +735,8 @@ def main() -> None:
     logging.basicConfig(level=logging.WARNING)
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPU(s)")
     print(f"{args.games} games in progress (one per channel), file SQLite database (WAL, synchronous=FULL)")
-    columns = ("mode", 13), ("moves", 6), ("p50 ms", 7), ("p95 ms", 7), ("p99 ms", 7), ("max ms", 7)
+    columns: tuple[tuple[str, int], ...] = ("mode", 13), ("moves", 6), ("p50 ms", 7), ("p95 ms", 7)
+    columns += ("p99 ms", 7), ("max ms", 7)
     columns += ("moves/s", 8), ("finished", 9)
     print(" ".join(name.rjust(width) for name, width in columns))
     sys.stdout.flush()

@@ -151,7 +151,9 @@ async def serve(target: str, index: int, processes: int, games: int, inflight: i
                         over.add(game_id)  # not replaced: a new game is not a move
                         continue
                     name, options = choose(record, rng)
-                    member = by_id[record.players[record.game.current_player]]
+                    mover = record.game.current_player
+                    assert mover is not None  # the game is not over
+                    member = by_id[record.players[mover]]
                     interaction = emit_slash(env, member, channel_of[game_id], root, name, options)
                     timer.started[interaction] = time.perf_counter()
                     timer.game_of[interaction] = game_id

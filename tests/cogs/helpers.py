@@ -54,7 +54,9 @@ async def challenge_and_accept(env: simcord.Env, channel: Any, a: Any, b: Any, *
     assert result.response is not None and not result.ephemeral
     accepted = await b.click(result.response, label="Accept")
     text = accepted.response.content
-    return int(re.search(r"Game #(\d+)", text).group(1))
+    found = re.search(r"Game #(\d+)", text)
+    assert found is not None, text
+    return int(found.group(1))
 
 
 async def dm_turn(member: Any, rng: random.Random, game_id: int | None = None) -> str:
