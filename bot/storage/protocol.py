@@ -2,9 +2,10 @@
 
 Two backends implement it: ``Database`` (SQLite through aiosqlite, the default, one
 bot process per database file) and ``PostgresDatabase`` (PostgreSQL through asyncpg,
-for several processes on one database). Both take the same arguments and return the
-same row types (``GameRow``, ``ResultRow``, ...); ``tests/bot/test_storage_api.py``
-checks that their public methods have the same signatures.
+for several processes on one database). Both inherit every query from ``SqlStorage``
+(``queries.py``) and return the row types of ``rows.py`` (``GameRow``, ``ResultRow``,
+...); ``tests/bot/test_storage_api.py`` checks that their public methods are this
+protocol's, with the same signatures.
 
 Contracts every backend keeps:
 
