@@ -104,7 +104,6 @@ import discord
 import simcord
 import simcord.http.router as simcord_router
 from discord.ui.view import ViewStore
-from simcord import actors as _actors
 from simcord import interactions as _ix
 from simcord.backend.ops.base import BackendBase
 from simcord.enums import AppCommandType, InteractionType
@@ -396,6 +395,14 @@ class PerKind:
         return rows
 
 
+def visible_command(env: simcord.Env, actor: Any, channel: Any, name: str) -> dict[str, Any]:
+    """The command ``name`` as ``actor``'s command picker in ``channel`` shows it."""
+    for command in env.backend.visible_commands(user_id=actor.id, channel_id=channel.id):
+        if command["name"] == name:
+            return command
+    raise LookupError(f"/{name} is not visible to {actor.id} in {channel.id}")
+
+
 def emit_slash(
     env: simcord.Env, actor: Any, channel: Any, root: dict[str, Any], name: str, options: dict
 ) -> int:
@@ -475,9 +482,7 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
             members = [guild.add_member(env.create_user(f"player{i}")) for i in range(2 * args.games)]
             by_id = {m.id: m for m in members}
             channel_of: dict[int, Any] = {}
-            root = _actors._resolve_visible_command(
-                members[0], channels[0].id, "schotten", AppCommandType.CHAT_INPUT
-            )
+            root = visible_command(env, members[0], channels[0], "schotten")
 
             async def start_game(slot: int) -> int:
                 a, b, channel = members[2 * slot], members[2 * slot + 1], channels[slot]

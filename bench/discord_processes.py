@@ -74,10 +74,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import simcord  # noqa: E402
-from simcord import actors as _actors  # noqa: E402
-from simcord.enums import AppCommandType  # noqa: E402
 
-from bench.discord_moves import Meter, Profile, Timer, choose, emit_slash, percentile  # noqa: E402
+from bench.discord_moves import (  # noqa: E402
+    Meter,
+    Profile,
+    Timer,
+    choose,
+    emit_slash,
+    percentile,
+    visible_command,
+)
 from bench.processes import compare  # noqa: E402
 from bot.app import create_bot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
@@ -124,9 +130,7 @@ async def serve(target: str, index: int, processes: int, games: int, inflight: i
                 game_id = await challenge_and_accept(env, channels[slot], *members[slot])
                 channel_of[game_id] = channels[slot]
             first = next(iter(by_id.values()))
-            root = _actors._resolve_visible_command(
-                first, next(iter(channels.values())).id, "schotten", AppCommandType.CHAT_INPUT
-            )
+            root = visible_command(env, first, next(iter(channels.values())), "schotten")
             print("ready", flush=True)
             await asyncio.to_thread(sys.stdin.readline)
 
