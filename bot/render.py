@@ -1,8 +1,7 @@
 """Plain-text rendering of a board and a hand, at most 40 columns wide.
 
-Pure functions of a :class:`rules.view.PlayerView` (or anything with the same public
-fields): no Discord, no I/O. The Discord cogs wrap the board in a code block; the
-terminal game prints it as is.
+Pure functions of a :class:`rules.view.PlayerView`: no Discord, no I/O. The Discord
+cogs wrap the board in a code block; the terminal game prints it as is.
 
     render_board(view, names=("Alice", "Bob"))   # the table, the viewer at the bottom
     render_hand(view)                            # "B2 G7 R7 Leader" (command notation)
@@ -30,15 +29,16 @@ its owner (the top or the bottom player); ``M``/``F`` after it marks Mud and Fog
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot import notation
 from bot.text import t
-from rules.cards import Card, TacticKind, parse_card
+from rules.cards import Card, TacticCard, TacticKind, parse_card
 from rules.errors import NotationError
-from rules.game import LogMove, Resign
+from rules.game import LogMove, Resign, Result
 from rules.moves import Claim, Deserter, Draw, Move, Pass, PlayCard, Redeploy, Scout, ScoutReturn, Traitor
 from rules.rulesets import get_ruleset
+from rules.view import PlayerView, StoneView
 
 if TYPE_CHECKING:  # the AI is imported only where it runs
     from rules.ai import Hint
@@ -63,7 +63,7 @@ def sort_hand(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards, key=lambda c: (c.is_tactic, c.id))
 
 
-def render_hand(view: Any) -> str:
+def render_hand(view: PlayerView) -> str:
     """The viewer's own hand in command notation, sorted: ``"B2 G7 R7 Leader"``."""
     return " ".join(card_text(c) for c in sort_hand(view.hand))
 
@@ -126,12 +126,12 @@ def describe_move(move: Move) -> str:
     return t(f"choice.move.{key}", **params)
 
 
-def last_turn(moves: Sequence[tuple[int, Any]]) -> tuple[int, list[Any]] | None:
+def last_turn(moves: Sequence[tuple[int, LogMove | None]]) -> tuple[int, list[LogMove | None]] | None:
     """The most recent player's moves of their latest turn, draws left out."""
     if not moves:
         return None
     player = moves[-1][0]
-    turn: list[Any] = []
+    turn: list[LogMove | None] = []
     for who, move in reversed(moves):
         if who != player:
             break
@@ -141,7 +141,7 @@ def last_turn(moves: Sequence[tuple[int, Any]]) -> tuple[int, list[Any]] | None:
     return player, turn
 
 
-def render_last(moves: Sequence[tuple[int, Any]], names: Sequence[str]) -> str | None:
+def render_last(moves: Sequence[tuple[int, LogMove | None]], names: Sequence[str]) -> str | None:
     """The latest turn in one line (``"Bob claimed stone 4, Bob played G3 at 2"``)."""
     found = last_turn(moves)
     if found is None or not found[1]:
@@ -150,13 +150,12 @@ def render_last(moves: Sequence[tuple[int, Any]], names: Sequence[str]) -> str |
     return "; ".join(render_move(player, m, names) for m in turn)
 
 
-def render_result(result: Any, names: Sequence[str], *, you: int | None = None) -> str:
+def render_result(result: Result | None, names: Sequence[str], *, you: int | None = None) -> str:
     """The end of a game as a sentence. ``you``: the player addressed as "you" (whose
     name is "You", as in the terminal game), for "You win" rather than "You wins"."""
     if result is None:
         return ""
-    winner = getattr(result, "winner", None)
-    stones = tuple(getattr(result, "stones", (0, 0)) or (0, 0))
+    winner, stones = result.winner, result.stones
     if winner is None:
         return t("result.draw")
     return t(
@@ -171,20 +170,20 @@ def render_result(result: Any, names: Sequence[str], *, you: int | None = None) 
 # ---------------------------------------------------------------------- board
 
 
-def _sides(stone: Any) -> tuple[Sequence[Card], Sequence[Card]]:
+def _sides(stone: StoneView) -> tuple[Sequence[Card], Sequence[Card]]:
     return stone.sides[0], stone.sides[1]
 
 
-def _terrain(stone: Any) -> str:
+def _terrain(stone: StoneView) -> str:
     marks = ""
-    if getattr(stone, "mud", None) is not None:
+    if stone.mud is not None:
         marks += "M"
-    if getattr(stone, "fog", None) is not None:
+    if stone.fog is not None:
         marks += "F"
     return marks
 
 
-def _card_rows(stones: Sequence[Any], player: int, *, top: bool) -> list[str]:
+def _card_rows(stones: Sequence[StoneView], player: int, *, top: bool) -> list[str]:
     columns = [list(_sides(s)[player]) for s in stones]
     height = max([1, *(len(c) for c in columns)])
     rows = []
@@ -199,7 +198,7 @@ def _card_rows(stones: Sequence[Any], player: int, *, top: bool) -> list[str]:
     return rows[::-1] if top else rows
 
 
-def _stone_row(stones: Sequence[Any], bottom: int) -> str:
+def _stone_row(stones: Sequence[StoneView], bottom: int) -> str:
     cells = []
     for number, stone in enumerate(stones, start=1):
         owner = stone.owner
@@ -209,7 +208,7 @@ def _stone_row(stones: Sequence[Any], bottom: int) -> str:
 
 
 def render_board(
-    view: Any,
+    view: PlayerView,
     names: Sequence[str] = ("Player 1", "Player 2"),
     *,
     bottom: int | None = None,
@@ -224,7 +223,7 @@ def render_board(
     second person (see ``render_result``). Only public information is drawn.
     """
     if bottom is None:
-        bottom = getattr(view, "player", 0) or 0
+        bottom = view.player
     top = 1 - bottom
     stones = view.stones
     hand_sizes = _hand_sizes(view)
@@ -259,7 +258,7 @@ def render_board(
     return "\n".join(lines)
 
 
-def _hand_line(view: Any, names: Sequence[str], player: int, hand_sizes: tuple[int, int]) -> str:
+def _hand_line(view: PlayerView, names: Sequence[str], player: int, hand_sizes: tuple[int, int]) -> str:
     """``Bob (6 cards)``; with tactics also the tactic cards Bob has played."""
     line = t("board.hand_size", name=_short_name(names[player]), cards=hand_sizes[player])
     if view.options.tactics:
@@ -267,14 +266,15 @@ def _hand_line(view: Any, names: Sequence[str], player: int, hand_sizes: tuple[i
     return _fit(line)
 
 
-def _tactic_lines(view: Any, names: Sequence[str], order: tuple[int, int], you: int | None) -> list[str]:
+def _tactic_lines(
+    view: PlayerView, names: Sequence[str], order: tuple[int, int], you: int | None
+) -> list[str]:
     """The ruses each side has played and the other cards lying face up in the discard.
     (Morale and terrain cards in play are drawn at their stones.)"""
     ruses: list[list[Card]] = [[], []]
     discarded: list[Card] = []
     for owner, card in view.discards:
-        tactic = getattr(card, "tactic", None)
-        if tactic is not None and tactic.kind is TacticKind.RUSE:
+        if isinstance(card, TacticCard) and card.kind is TacticKind.RUSE:
             ruses[owner].append(card)
         else:
             discarded.append(card)
@@ -291,11 +291,11 @@ def _tactic_lines(view: Any, names: Sequence[str], order: tuple[int, int], you: 
     return lines
 
 
-def _ruleset_title(view: Any) -> str:
+def _ruleset_title(view: PlayerView) -> str:
     return get_ruleset(view.options.ruleset).title
 
 
-def _hand_sizes(view: Any) -> tuple[int, int]:
+def _hand_sizes(view: PlayerView) -> tuple[int, int]:
     sizes = [0, 0]
     sizes[view.player] = len(view.hand)
     sizes[1 - view.player] = view.opponent_hand_size
