@@ -170,10 +170,6 @@ def render_result(result: Result | None, names: Sequence[str], *, you: int | Non
 # ---------------------------------------------------------------------- board
 
 
-def _sides(stone: StoneView) -> tuple[Sequence[Card], Sequence[Card]]:
-    return stone.sides[0], stone.sides[1]
-
-
 def _terrain(stone: StoneView) -> str:
     marks = ""
     if stone.mud is not None:
@@ -184,7 +180,7 @@ def _terrain(stone: StoneView) -> str:
 
 
 def _card_rows(stones: Sequence[StoneView], player: int, *, top: bool) -> list[str]:
-    columns = [list(_sides(s)[player]) for s in stones]
+    columns = [list(s.sides[player]) for s in stones]
     height = max([1, *(len(c) for c in columns)])
     rows = []
     for depth in range(height):
