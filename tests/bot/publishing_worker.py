@@ -11,7 +11,8 @@ replaced by a recorder (``Table._show``) that waits a moment, as a REST call wou
 Discord accepted.
 
 Players move in ``SLOTS`` games (``channel_id`` 100 + slot), every worker in every game,
-usually quickly, sometimes slowly enough to be reminded or to lose on time. A finished
+usually quickly, sometimes slowly enough to be reminded or to lose on time, and some
+turns (the same in every worker) not at all, so that they end on time. A finished
 game is replaced by the worker with the slot's parity (``slot % 2 == INDEX``), so that
 two workers never both replace it. A line ``stop`` on standard input stops the players;
 the timers go on, so every game then ends on time and the outbox drains.
@@ -61,6 +62,9 @@ from rules.game import GameOptions
 # Virtual seconds (see SPEED): a reminder 40 s into a turn, a forfeit after 80 s.
 SETTINGS = Settings(turn_timeout=80, turn_reminder=40)
 SLOW = 0.15  # the share of turns that take long enough to be reminded, or to time out
+# One turn in ABANDON is left by both workers' players until it has run out of time, so
+# that games lose on time while the players still play, whatever the machine's speed.
+ABANDON = 30
 ROUND = 0.1  # real seconds between timer rounds
 
 # The outbox entry the current task holds (set when its claim wins), for the report.
@@ -186,7 +190,7 @@ async def new_game(table: Table, slot: int, rng: random.Random) -> int:
     return record.id
 
 
-async def play(table: Table, index: int, slot: int, rng: random.Random) -> None:
+async def play(table: Table, index: int, slot: int, rng: random.Random, speed: float) -> None:
     service = table.service
     game_id: int | None = None
     while True:
@@ -202,6 +206,9 @@ async def play(table: Table, index: int, slot: int, rng: random.Random) -> None:
         if not record.is_active:
             game_id = None
             continue
+        if (record.id * 7919 + record.version) % ABANDON == 0:
+            await asyncio.sleep(1.2 * SETTINGS.turn_timeout / speed)
+            continue  # by then the timers have ended it
         user = record.current_user
         assert user is not None
         try:
@@ -232,7 +239,7 @@ async def main(url: str, index: int, seed: int, slots: int, epoch: float, speed:
         timers = Timers(bot, table, cast(Any, NoLobby()))
         report("ready")
         players = [
-            asyncio.ensure_future(play(table, index, slot, random.Random(rng.random())))
+            asyncio.ensure_future(play(table, index, slot, random.Random(rng.random()), speed))
             for slot in range(slots)
         ]
         background = asyncio.ensure_future(timers_rounds(timers))
