@@ -450,4 +450,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:
+        # The reader went away (`... --compare A B | head`): stop quietly, as Unix tools do.
+        # stdout goes to /dev/null first so the interpreter's own flush at exit cannot
+        # raise again (the recipe in the Python docs' notes on SIGPIPE).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)

@@ -149,3 +149,19 @@ def test_ai_report_fits_an_elo_ladder_per_configuration(tmp_path: Path) -> None:
     (line,) = [line for line in out.splitlines() if line.startswith("Elo bl")]
     ranked = [part.split()[0] for part in line.split(": ", 1)[1].split(", ")]
     assert ranked == ["hard", "medium", "random"] and line.endswith("random 0") and "(60 games" in line
+
+
+def test_ai_stops_quietly_when_its_reader_goes_away(tmp_path: Path) -> None:
+    # `bench/ai.py --compare A B | head`: once head has its lines, the next print finds the
+    # pipe closed; that ends the run with no traceback.
+    row = {"a": "hard", "b": "medium", "config": "st", "seed": 0, "seat_a": 0, "score": 1.0}
+    (tmp_path / "a.jsonl").write_text(json.dumps(row) + "\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-S", str(ROOT / "bench" / "ai.py"), "--report", "a.jsonl"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 1
+    assert err == ""
