@@ -286,12 +286,15 @@ def _tactic_in(hand: Iterable[Card], tactic: Tactic) -> Card:
     return next(c for c in hand if _is(c, tactic))
 
 
-def draw_choice(sit: Situation, moves: list[Move], *, strict: bool = False) -> Move:
-    """Which deck to draw from: a tactic card now and then, clan cards mostly.
+def draw_choice(sit: Situation, moves: list[Move], *, strict: bool = True) -> Move:
+    """Which deck to draw from: a tactic card when the player holds none and could play
+    it, clan cards otherwise.
 
-    ``strict`` (the hard AI): never a tactic card that could not be played. One ahead in
-    tactic cards, a player must wait for the opponent to play one, and an opponent who
-    holds none cannot."""
+    One ahead in tactic cards, a player must wait for the opponent to play one, and an
+    opponent who holds none cannot: a card drawn then would sit dead in the hand.
+    ``strict=False`` is the older rule that ignored this (it drew whenever it was at most
+    one ahead); it is kept only so ``bench/ai.py --set STRICT_DRAW=False`` replays the
+    superseded games in ``bench/results/superseded/``."""
     draws = {m.deck: m for m in moves if isinstance(m, Draw)}
     tactics_in_hand = sum(1 for c in sit.hand if c.is_tactic)
     mine, theirs = sit.tactics_played

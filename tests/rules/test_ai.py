@@ -305,14 +305,15 @@ AHEAD = {
 }
 
 
-def test_hard_draws_no_tactic_card_it_could_not_play() -> None:
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_no_level_draws_a_tactic_card_it_could_not_play(level: str) -> None:
     # One ahead, it may play another tactic card only after the opponent plays one; an
     # opponent holding none cannot, and the card would take a clan card's place in hand.
     view = position(hands=("R9 B1 Y2 G4 P6", "O1 O2 O3 O4 O5 O6"), **AHEAD).view(0)
     assert view.tactics_played == (1, 0) and view.opponent_hand_tactics == 0
-    assert decide(view, level="hard", seed=1, budget=SMALL).move == Draw("clan")
+    assert decide(view, level=level, seed=1, budget=SMALL).move == Draw("clan")
     view = position(hands=("R9 B1 Y2 G4 P6", "O1 O2 O3 O4 O5 Leader"), **AHEAD).view(0)
-    assert decide(view, level="hard", seed=1, budget=SMALL).move == Draw("tactic")
+    assert decide(view, level=level, seed=1, budget=SMALL).move == Draw("tactic")
 
 
 def test_no_playout_draw_takes_a_tactic_card_one_ahead() -> None:
