@@ -16,7 +16,7 @@ run: $(VENV)/.installed-run
 
 # The terminal game: no token, no network. Options: make play ARGS="--level hard --tactics"
 play: $(VENV)/.installed-run
-	$(BIN)/python -m bot.terminal $(ARGS)
+	$(BIN)/python -m bot.cli.terminal $(ARGS)
 
 test: lint typecheck pytest
 

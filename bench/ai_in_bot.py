@@ -4,7 +4,7 @@
     python bench/ai_in_bot.py --games 5 --level hard --simcord-games 2
     python bench/ai_in_bot.py --simcord-games 0   # the direct mode only
 
-Two ways of running the bot's own AI opponent (``bot.opponent.Opponent``) with the
+Two ways of running the bot's own AI opponent (``bot.games.opponent.Opponent``) with the
 production executor, a ``ProcessPoolExecutor`` of ``AI_WORKERS`` (default 1) spawned
 processes, while a ticker coroutine sleeps 10 ms again and again and records how late it
 wakes up (the loop's lag):
@@ -42,10 +42,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bot.app import prepare_engine  # noqa: E402
-from bot.opponent import Opponent  # noqa: E402
-from bot.render import code_block, render_board, render_hand  # noqa: E402
-from bot.service import GameService  # noqa: E402
+from bot.games.opponent import Opponent  # noqa: E402
+from bot.games.service import GameService  # noqa: E402
 from bot.storage import Database  # noqa: E402
+from bot.text.render import code_block, render_board, render_hand  # noqa: E402
 from rules.ai import choose_move  # noqa: E402
 from rules.game import GameOptions  # noqa: E402
 

@@ -111,7 +111,7 @@ from simcord.enums import AppCommandType, InteractionType
 import cogs.table.messages as messages_module
 import cogs.table.table as table_module
 from bot.app import create_bot
-from bot.service import GameService
+from bot.games.service import GameService
 from rules.moves import Claim, Draw, Pass, PlayCard
 from tests.cogs.helpers import dm_turn
 

@@ -37,7 +37,7 @@ if str(ROOT) not in sys.path:  # `python bench/gc_pauses.py` from anywhere
     sys.path.insert(0, str(ROOT))
 
 from bot.app import create_bot  # noqa: E402
-from bot.service import GameService  # noqa: E402
+from bot.games.service import GameService  # noqa: E402
 from cogs.table import Table  # noqa: E402
 from rules.claims import prepare  # noqa: E402
 from rules.game import GameOptions  # noqa: E402

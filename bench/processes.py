@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.service import GameService  # noqa: E402
+from bot.games.service import GameService  # noqa: E402
 from bot.storage import open_database  # noqa: E402
 from rules.game import GameOptions  # noqa: E402
 

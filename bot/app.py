@@ -27,19 +27,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import i18n
-from bot.challenges import ChallengeService
-from bot.delivery import Delivery
-from bot.history import History
-from bot.languages import Languages
-from bot.matches import MatchService
-from bot.names import NameBook
-from bot.opponent import Opponent
-from bot.service import GameService
+from bot.archive.history import History
+from bot.community.languages import Languages
+from bot.community.names import NameBook
+from bot.community.stats import Rankings
+from bot.community.stats import install as install_stats
+from bot.games.challenges import ChallengeService
+from bot.games.delivery import Delivery
+from bot.games.matches import MatchService
+from bot.games.opponent import Opponent
+from bot.games.service import GameService
 from bot.settings import Settings
-from bot.stats import Rankings
-from bot.stats import install as install_stats
 from bot.storage import open_database
+from bot.text import i18n
 from rules.claims import prepare
 from rules.rulesets import RULESETS
 

@@ -8,7 +8,7 @@ contract in ``pyproject.toml``):
 2. ``table/``: the game table presenter: a game's message texts and the ``Table`` that
    makes moves for users and publishes every outcome (board, DMs, announcements).
 3. ``lobby`` (challenges, rematches, practice games), ``leaderboard`` (leaderboard and
-   stats texts), ``choices`` (autocomplete), ``records`` (history, replay and export
+   stats texts), ``choices`` (autocomplete), ``history`` (history, replay and export
    texts).
 4. ``timers`` (reminders, forfeits, challenge expiry), then the extensions that
    ``bot.app`` loads, every module with a ``setup``: ``schotten`` (the ``/schotten``
@@ -17,6 +17,5 @@ contract in ``pyproject.toml``):
 
 Stored state is reached only through the services on the bot (``bot.service``,
 ``bot.challenges``, ``bot.matches``, ``bot.rankings``, ``bot.history``, ``bot.delivery``),
-never through
-``bot.db``.
+never through ``bot.db``.
 """

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from bot.errors import ServiceError
-from bot.notation import move_text
-from bot.render import card_text, describe_move, sort_hand
-from bot.service import GameRecord
-from bot.text import t
+from bot.games.errors import ServiceError
+from bot.games.live import LiveGame
+from bot.text.catalogue import t
+from bot.text.notation import move_text
+from bot.text.render import card_text, describe_move, sort_hand
 from cogs.ui import Interaction
 from rules.moves import Move, PlayCard
 from rules.view import PlayerView
@@ -18,7 +18,7 @@ from rules.view import PlayerView
 MAX_CHOICES = 25  # Discord's limit
 
 
-async def _caller_view(interaction: Interaction) -> tuple[GameRecord, PlayerView] | None:
+async def _caller_view(interaction: Interaction) -> tuple[LiveGame, PlayerView] | None:
     """The game the command is about (its ``game`` option, else the usual default) and
     the caller's view of it; None for a spectator or when there is no such game."""
     game = getattr(interaction.namespace, "game", None)

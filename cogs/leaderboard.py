@@ -11,10 +11,10 @@ from __future__ import annotations
 import discord
 
 from bot.app import SchottenBot
-from bot.errors import ServiceError
-from bot.ratings import GLOBAL_SCOPE, guild_scope
+from bot.community.ratings import GLOBAL_SCOPE, guild_scope
+from bot.games.errors import ServiceError
 from bot.storage import RatingRow
-from bot.text import t
+from bot.text.catalogue import t
 from cogs.ui.layouts import leaderboard_view
 
 NAME_WIDTH = 17

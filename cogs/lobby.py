@@ -2,10 +2,10 @@
 
 A challenge is a public message with Accept and Decline buttons
 (:class:`~cogs.ui.components.ChallengeButton`, keyed by the challenge id, so they work
-after a restart). Only the challenged member can answer; :class:`bot.challenges.ChallengeService`
+after a restart). Only the challenged member can answer; :class:`bot.games.challenges.ChallengeService`
 makes every answer atomic. A Rematch button makes an ordinary challenge with the finished
 game's options. A practice game's second seat is the bot itself, played by
-:mod:`bot.opponent`; challenging the bot starts one at once.
+:mod:`bot.games.opponent`; challenging the bot starts one at once.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from datetime import UTC, datetime
 
 import discord
 
-from bot import i18n
 from bot.app import SchottenBot
-from bot.challenges import Challenge
-from bot.errors import ServiceError
-from bot.opponent import DEFAULT_LEVEL
+from bot.games.challenges import Challenge
+from bot.games.errors import ServiceError
+from bot.games.opponent import DEFAULT_LEVEL
 from bot.storage import ChallengeRow
-from bot.text import t
+from bot.text import i18n
+from bot.text.catalogue import t
 from cogs.table import Table
 from cogs.ui import Interaction
 from cogs.ui.layouts import challenge_view

@@ -18,18 +18,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import i18n
 from bot.app import SchottenBot
-from bot.errors import GameNotFound, ServiceError
-from bot.notation import read_move
-from bot.opponent import DEFAULT_LEVEL
-from bot.render import code_block, render_board
-from bot.service import GameRecord
-from bot.text import t
+from bot.games.errors import GameNotFound, ServiceError
+from bot.games.live import LiveGame
+from bot.games.opponent import DEFAULT_LEVEL
+from bot.text import i18n
+from bot.text.catalogue import t
+from bot.text.notation import read_move
+from bot.text.render import code_block, render_board
 from cogs import choices
+from cogs.history import export_file, history_message, replay_message
 from cogs.leaderboard import leaderboard_message, stats_text
 from cogs.lobby import Lobby
-from cogs.records import export_file, history_message, replay_message
 from cogs.table import Table
 from cogs.table.messages import in_code, in_text
 from cogs.timers import Timers
@@ -45,7 +45,7 @@ from rules.game import GameOptions
 from rules.moves import Claim, Draw, Move, Pass
 
 RULES_TOPICS = ("overview", "turn", "formations", "claims", "end", "tactics", "decisions")
-# One topic per tactic card; their texts are "rules.<topic>" in bot/text.py.
+# One topic per tactic card; their texts are "rules.<topic>" in bot/text/catalogue.py.
 TACTIC_TOPICS = (
     "leader",
     "reinforcement",
@@ -128,7 +128,7 @@ def _options(ruleset: str, tactics: bool, claims: str) -> GameOptions:
     )
 
 
-def _parse(record: GameRecord, text: str) -> Move:
+def _parse(record: LiveGame, text: str) -> Move:
     """A move as a player typed it; anything unreadable is an unknown move."""
     text = text.strip()
     try:
@@ -150,7 +150,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         self.lobby = lobby
         super().__init__()
 
-    async def _game(self, interaction: Interaction, game: int | None) -> GameRecord:
+    async def _game(self, interaction: Interaction, game: int | None) -> LiveGame:
         return await self.bot.service.find_game_for(interaction.user.id, interaction.channel_id, game)
 
     @commands.Cog.listener()

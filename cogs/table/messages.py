@@ -13,11 +13,19 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.render import card_text, code_block, last_turn, render_board, render_hand, render_last, render_result
-from bot.service import GameRecord
-from bot.stats import RatingChange
+from bot.community.stats import RatingChange
+from bot.games.live import LiveGame
 from bot.storage import MatchRow
-from bot.text import t
+from bot.text.catalogue import t
+from bot.text.render import (
+    card_text,
+    code_block,
+    last_turn,
+    render_board,
+    render_hand,
+    render_last,
+    render_result,
+)
 from rules.cards import Card
 from rules.moves import Claim
 from rules.view import PlayerView
@@ -44,7 +52,7 @@ def announce_claim(names: Names, owner: int, stone: int) -> str:
     return t("announce.claim", name=in_text(names)[owner], stone=stone)
 
 
-def board_text(record: GameRecord, view: PlayerView, names: Names, match: MatchRow | None) -> str:
+def board_text(record: LiveGame, view: PlayerView, names: Names, match: MatchRow | None) -> str:
     """The public board (player 0 at the bottom), under a match's score if any."""
     text = code_block(render_board(view, in_code(names), bottom=0, game_id=record.id))
     if match is not None:
@@ -53,7 +61,7 @@ def board_text(record: GameRecord, view: PlayerView, names: Names, match: MatchR
 
 
 def board_message(
-    record: GameRecord, view: PlayerView, names: Names, match: MatchRow | None, *, mention: int | None
+    record: LiveGame, view: PlayerView, names: Names, match: MatchRow | None, *, mention: int | None
 ) -> str:
     """The board as it stands in the channel: the mention of the player to move
     (``mention``, a user id), the stones claimed in the latest turn, the first board of
@@ -71,7 +79,7 @@ def board_message(
     return "\n".join(lines)
 
 
-def hand_text(record: GameRecord, view: PlayerView, names: Names, drawn: Sequence[Card] = ()) -> str:
+def hand_text(record: LiveGame, view: PlayerView, names: Names, drawn: Sequence[Card] = ()) -> str:
     """What a player sees privately: the opponent's last turn, the board from their
     side, their hand and whose turn it is."""
     player = view.player
@@ -123,7 +131,7 @@ def tactic_lines(view: PlayerView) -> list[str]:
     return lines
 
 
-def score_text(match: MatchRow, record: GameRecord, names: Names) -> str:
+def score_text(match: MatchRow, record: LiveGame, names: Names) -> str:
     """``Match #1 to 12: alice 5 - 3 bob`` (names in the match's player order)."""
     by_user = dict(zip(record.players, in_text(names), strict=True))
     name0, name1 = (by_user.get(user_id, f"#{user_id}") for user_id in match.players)
@@ -138,9 +146,7 @@ def score_text(match: MatchRow, record: GameRecord, names: Names) -> str:
     )
 
 
-def end_text(
-    record: GameRecord, names: Names, changes: Sequence[RatingChange], match: MatchRow | None
-) -> str:
+def end_text(record: LiveGame, names: Names, changes: Sequence[RatingChange], match: MatchRow | None) -> str:
     """The end announcement: the result, rating changes, and a match's score or winner."""
     assert record.result is not None
     text_names = in_text(names)

@@ -31,14 +31,15 @@ from datetime import UTC, datetime
 
 import discord
 
-from bot import i18n
 from bot.app import SchottenBot
-from bot.errors import GameFinished, ServiceError
-from bot.lru import LRU
-from bot.ratings import GLOBAL_SCOPE, guild_scope
-from bot.render import describe_hint
-from bot.service import GameRecord, GameService, MoveOutcome
-from bot.text import t
+from bot.community.ratings import GLOBAL_SCOPE, guild_scope
+from bot.games.errors import GameFinished, ServiceError
+from bot.games.live import LiveGame, MoveOutcome
+from bot.games.lru import LRU
+from bot.games.service import GameService
+from bot.text import i18n
+from bot.text.catalogue import t
+from bot.text.render import describe_hint
 from cogs.table.messages import Names, board_message, board_text, end_text, hand_text
 from cogs.ui import Interaction
 from cogs.ui.components import Selection, ShowHandButton
@@ -72,7 +73,7 @@ def _private(interaction: Interaction) -> bool:
     return message is not None and (message.guild is None or message.flags.ephemeral)
 
 
-def _nonce(record: GameRecord, what: str) -> str:
+def _nonce(record: LiveGame, what: str) -> str:
     """The nonce of one message a publication sends (``what``: b board, e end, r
     reminder, d0/d1 a DM). With it Discord (``enforce_nonce``) returns the message it
     already made for the same nonce within a few minutes instead of making another:
@@ -124,16 +125,16 @@ class Table:
     def service(self) -> GameService:
         return self.bot.service
 
-    async def names(self, record: GameRecord) -> Names:
+    async def names(self, record: LiveGame) -> Names:
         return await self.bot.names.pair(record.players, record.guild_id)
 
-    def channel(self, record: GameRecord) -> discord.PartialMessageable | None:
+    def channel(self, record: LiveGame) -> discord.PartialMessageable | None:
         """The game's channel (None for a game in the bot's DM)."""
         if record.channel_id is None:
             return None
         return self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
 
-    def view(self, record: GameRecord, player: int) -> PlayerView:
+    def view(self, record: LiveGame, player: int) -> PlayerView:
         """``record.game.view(player)``, memoised: a view computes the legal moves (claim
         proofs included) and one move is rendered several times. One view per seat."""
         key = (record.id, player)
@@ -144,21 +145,21 @@ class Table:
         return hit[1]
 
     def controls(
-        self, record: GameRecord, player: int, selection: Selection | None = None
+        self, record: LiveGame, player: int, selection: Selection | None = None
     ) -> discord.ui.View | None:
         view = self.view(record, player)
         return hand_controls(record.id, record.version, view, selection or Selection(), hint=record.vs_ai)
 
-    def board(self, record: GameRecord, names: Names) -> str:
+    def board(self, record: LiveGame, names: Names) -> str:
         match = self.bot.matches.cached(record.match_id) if record.match_id is not None else None
         return board_text(record, self.view(record, 0), names, match)
 
-    def hand(self, record: GameRecord, player: int, names: Names, drawn: Sequence[Card] = ()) -> str:
+    def hand(self, record: LiveGame, player: int, names: Names, drawn: Sequence[Card] = ()) -> str:
         return hand_text(record, self.view(record, player), names, drawn)
 
     # ---------------------------------------------------------------- start
 
-    async def start(self, record: GameRecord) -> None:
+    async def start(self, record: LiveGame) -> None:
         """Publish a new game: its first board (mentioning the player to move) and both
         hands. The transaction that created the game recorded this publication in the
         outbox; claiming it here makes it once, whoever else (another process, the
@@ -231,7 +232,7 @@ class Table:
         player = record.require_player(interaction.user.id)
         await interaction.response.edit_message(view=self.controls(record, player, selection))
 
-    async def hint(self, interaction: Interaction, record: GameRecord) -> None:
+    async def hint(self, interaction: Interaction, record: LiveGame) -> None:
         """The hard AI's suggestion with a one-line reason, privately: only against the
         AI (in a game between people it would be help from outside), on one's turn."""
         player = record.require_player(interaction.user.id)
@@ -308,7 +309,7 @@ class Table:
             await self._start_next_of_match(record)
         self.bot.opponent.notice(record)  # the AI's turn, if it is
 
-    def _plan(self, record: GameRecord, *, turn_changed: bool, skip_dm: int | None = None) -> _Plan:
+    def _plan(self, record: LiveGame, *, turn_changed: bool, skip_dm: int | None = None) -> _Plan:
         """What a publication of ``record`` changes. At most three calls that count
         against Discord's global rate limit for an ordinary move:
 
@@ -337,7 +338,7 @@ class Table:
             return _Plan(new_board=self._to_notify(record) is not None, dms=frozenset({current}))
         return _Plan(new_board=False, dms=frozenset({current}) - {skip_dm})
 
-    def _to_notify(self, record: GameRecord) -> int | None:
+    def _to_notify(self, record: LiveGame) -> int | None:
         """The user to mention on the board: the player to move, unless that is the bot."""
         mover = record.current_user
         if mover is None or (self.bot.user is not None and mover == self.bot.user.id):
@@ -388,7 +389,7 @@ class Table:
         return True
 
     async def remind(
-        self, record: GameRecord, *, outbox_id: int | None = None, recovering: bool = False
+        self, record: LiveGame, *, outbox_id: int | None = None, recovering: bool = False
     ) -> None:
         """Remind the player to move that their time runs out (once per turn: the
         caller has claimed it with ``service.claim_reminder``)."""
@@ -436,7 +437,7 @@ class Table:
 
     async def _show(
         self,
-        record: GameRecord,
+        record: LiveGame,
         plan: _Plan,
         drawn: Mapping[int, Sequence[Card]] | None = None,
         *,
@@ -452,12 +453,12 @@ class Table:
                 cards = (drawn or {}).get(player, ())
                 await self._update_dm(record, player, names, cards, first=plan.start, recovering=recovering)
 
-    async def _channel_language(self, record: GameRecord) -> str:
+    async def _channel_language(self, record: LiveGame) -> str:
         return await self.bot.languages.for_guild(record.guild_id)
 
     async def _show_in_channel(
         self,
-        record: GameRecord,
+        record: LiveGame,
         channel: discord.PartialMessageable,
         names: Names,
         plan: _Plan,
@@ -482,13 +483,13 @@ class Table:
         if plan.new_board or over:
             await self._drop_turn_mention(record, channel)
 
-    def _board_message(self, record: GameRecord, names: Names) -> str:
+    def _board_message(self, record: LiveGame, names: Names) -> str:
         match = self.bot.matches.cached(record.match_id) if record.match_id is not None else None
         return board_message(record, self.view(record, 0), names, match, mention=self._to_notify(record))
 
     async def _post_board(
         self,
-        record: GameRecord,
+        record: LiveGame,
         channel: discord.PartialMessageable,
         names: Names,
         recent: Sequence[discord.Message] | None,
@@ -523,9 +524,7 @@ class Table:
             except discord.HTTPException:
                 log.info("could not delete an old board of game %s", record.id)
 
-    async def _edit_board(
-        self, record: GameRecord, channel: discord.PartialMessageable, names: Names
-    ) -> None:
+    async def _edit_board(self, record: LiveGame, channel: discord.PartialMessageable, names: Names) -> None:
         """Edit the board in place (a move that keeps the turn, the end); post it if it
         is gone."""
         content = self._board_message(record, names)
@@ -543,7 +542,7 @@ class Table:
         )
         await self.service.set_message_ids(record.id, board_message_id=message.id)
 
-    async def _drop_turn_mention(self, record: GameRecord, channel: discord.PartialMessageable) -> None:
+    async def _drop_turn_mention(self, record: LiveGame, channel: discord.PartialMessageable) -> None:
         """Delete the separate "your turn" message that boards posted before the mention
         moved into the board itself left standing (its id is stored, so once)."""
         delivery = self.bot.delivery
@@ -574,7 +573,7 @@ class Table:
 
     async def _announce_end(
         self,
-        record: GameRecord,
+        record: LiveGame,
         channel: discord.PartialMessageable,
         names: Names,
         recent: Sequence[discord.Message] | None,
@@ -595,7 +594,7 @@ class Table:
             nonce=_nonce(record, "e"),
         )
 
-    async def _start_next_of_match(self, record: GameRecord) -> None:
+    async def _start_next_of_match(self, record: LiveGame) -> None:
         """After a game of a match ended: start the next one, which the result's
         transaction created (its first board says so)."""
         if record.match_id is None:
@@ -608,7 +607,7 @@ class Table:
 
     async def _update_dm(
         self,
-        record: GameRecord,
+        record: LiveGame,
         player: int,
         names: Names,
         drawn: Sequence[Card],
@@ -645,7 +644,7 @@ class Table:
 
     async def _send_dm(
         self,
-        record: GameRecord,
+        record: LiveGame,
         player: int,
         names: Names,
         drawn: Sequence[Card] = (),

@@ -21,8 +21,8 @@ from typing import ClassVar, Protocol, Self, TypeVar
 
 import discord
 
-from bot.errors import ServiceError
-from bot.text import t
+from bot.games.errors import ServiceError
+from bot.text.catalogue import t
 from cogs.ui import ClientT, Interaction, ours
 from cogs.ui.replies import report
 from rules.moves import Claim, Draw, Move, Pass, parse_move

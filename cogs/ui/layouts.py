@@ -20,8 +20,8 @@ from collections.abc import Iterable, Sequence
 
 import discord
 
-from bot.render import card_text, sort_hand
-from bot.text import t
+from bot.text.catalogue import t
+from bot.text.render import card_text, sort_hand
 from cogs.ui.components import (
     NOT_CHOSEN,
     Button,

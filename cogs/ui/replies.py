@@ -1,6 +1,6 @@
 """One place that turns errors into ephemeral replies (Red-DiscordBot style).
 
-Engine errors (``rules.errors.RulesError``) and service errors (``bot.errors.ServiceError``)
+Engine errors (``rules.errors.RulesError``) and service errors (``bot.games.errors.ServiceError``)
 are the user's mistakes: they get their catalogue text, privately, and are not logged as
 failures. Anything else is a bug: the user gets a generic apology and the traceback goes
 to the log (never the exception text to the user: it might name a card).
@@ -13,9 +13,9 @@ import logging
 import discord
 from discord import app_commands
 
-from bot import i18n
-from bot.errors import AmbiguousGame, ServiceError, UserRef
-from bot.text import error_text, t
+from bot.games.errors import AmbiguousGame, ServiceError, UserRef
+from bot.text import i18n
+from bot.text.catalogue import error_text, t
 from cogs.ui import Interaction
 from rules.errors import RulesError
 

@@ -14,8 +14,8 @@ import re
 import discord
 from discord import app_commands
 
-from bot import i18n
-from bot.text import t_in
+from bot.text import i18n
+from bot.text.catalogue import t_in
 
 NAME = re.compile(r"^[-_\w]{1,32}$")  # Discord's rule for names, lowercase letters only
 MAX_DESCRIPTION = 100

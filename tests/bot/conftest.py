@@ -6,7 +6,8 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from bot.service import GameRecord, GameService, MoveOutcome
+from bot.games.live import LiveGame, MoveOutcome
+from bot.games.service import GameService
 from bot.storage import Storage, open_database
 
 ALICE, BOB, CAROL = 1001, 1002, 1003
@@ -66,7 +67,7 @@ async def service(db: Storage, clock: FakeClock) -> GameService:
 
 
 async def play_randomly(
-    service: GameService, record: GameRecord, rng: random.Random, *, max_moves: int = 500
+    service: GameService, record: LiveGame, rng: random.Random, *, max_moves: int = 500
 ) -> MoveOutcome | None:
     """Make random legal moves until the game ends; returns the finishing outcome."""
     for _ in range(max_moves):

@@ -20,8 +20,8 @@ import asyncio
 import random
 import sys
 
-from bot.errors import GameFinished, StaleControl
-from bot.service import GameService
+from bot.games.errors import GameFinished, StaleControl
+from bot.games.service import GameService
 from bot.storage import open_database
 from rules.game import Game
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import sys
 
-import bot.__main__ as entry
+import bot.cli.main as entry
 from bot.app import SchottenBot
 
 

@@ -46,13 +46,14 @@ from typing import Any, cast
 import discord
 
 from bot.app import SchottenBot
-from bot.delivery import Delivery
-from bot.errors import GameFinished, StaleControl
-from bot.languages import Languages
-from bot.matches import MatchService
-from bot.service import GameRecord, GameService, MoveOutcome
+from bot.community.languages import Languages
+from bot.community.stats import install as install_stats
+from bot.games.delivery import Delivery
+from bot.games.errors import GameFinished, StaleControl
+from bot.games.live import LiveGame, MoveOutcome
+from bot.games.matches import MatchService
+from bot.games.service import GameService
 from bot.settings import Settings
-from bot.stats import install as install_stats
 from bot.storage import Storage, open_database
 from cogs.table import Table
 from cogs.timers import Timers
@@ -114,7 +115,7 @@ class ReportingDelivery(Delivery):
 class Channel:
     """A game's channel as the reminder uses it."""
 
-    def __init__(self, record: GameRecord) -> None:
+    def __init__(self, record: LiveGame) -> None:
         self.record = record
 
     async def send(self, content: str, **_: object) -> None:
@@ -123,12 +124,12 @@ class Channel:
 
 
 class RecordingTable(Table):
-    def channel(self, record: GameRecord) -> discord.PartialMessageable | None:
+    def channel(self, record: LiveGame) -> discord.PartialMessageable | None:
         return cast(discord.PartialMessageable, Channel(record))
 
     async def _show(
         self,
-        record: GameRecord,
+        record: LiveGame,
         plan: Any,
         drawn: Mapping[int, Sequence[Card]] | None = None,
         *,
@@ -153,7 +154,7 @@ class NoLobby:
 
 
 class NoOpponent:
-    def notice(self, record: GameRecord) -> None:
+    def notice(self, record: LiveGame) -> None:
         pass
 
 

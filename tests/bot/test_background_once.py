@@ -16,9 +16,9 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from bot.challenges import ChallengeService
-from bot.matches import MatchService
-from bot.service import GameService
+from bot.games.challenges import ChallengeService
+from bot.games.matches import MatchService
+from bot.games.service import GameService
 from bot.storage import PostgresDatabase
 from rules.game import GameOptions
 from tests.bot.conftest import ALICE, BOB, FakeClock

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import StaleControl
-from bot.service import GameService
+from bot.games.errors import StaleControl
+from bot.games.service import GameService
 from bot.storage import ConcurrentUpdate, PostgresDatabase, open_database
 from rules.errors import IllegalMove
 from rules.game import GameOptions
@@ -149,7 +149,7 @@ async def test_services_on_separate_pools_apply_once(postgres_database: str, wit
 
 RACER = """
 import asyncio, sys
-from bot.service import GameService
+from bot.games.service import GameService
 from bot.storage import open_database
 
 async def main(url, game_id, user, move):

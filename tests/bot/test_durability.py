@@ -21,7 +21,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.service import GameService
+from bot.games.service import GameService
 from bot.storage import open_database
 from rules.game import Game
 

@@ -1,4 +1,4 @@
-"""The Elo maths of bot/ratings.py (the rating updates themselves: test_ratings.py)."""
+"""The Elo maths of bot/community/ratings.py (the rating updates themselves: test_ratings.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.ratings import (
+from bot.community.ratings import (
     K_FACTOR,
     PROVISIONAL_GAMES,
     PROVISIONAL_K_FACTOR,

@@ -1,4 +1,4 @@
-"""``bot.history.History``: a player's finished games, a game's record, a server's games;
+"""``bot.archive.history.History``: a player's finished games, a game's record, a server's games;
 and ``python -m bot export``, which writes a server's games as JSON lines."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import GameNotFound
-from bot.history import GameInProgress, History
-from bot.service import GameService
-from bot.stats import install
+from bot.archive.history import GameInProgress, History
+from bot.community.stats import install
+from bot.games.errors import GameNotFound
+from bot.games.service import GameService
 from bot.storage import Database
 from rules.game import Game, GameOptions, Result
 from tests.bot.conftest import ALICE, BOB, CAROL, FakeClock, play_randomly

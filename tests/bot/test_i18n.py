@@ -12,11 +12,11 @@ import pytest
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot import i18n
-from bot.i18n import LANGUAGES, LOCALE_DIR, Plural
-from bot.notation import card_text, move_text, read_card, read_move, short_card
-from bot.render import WIDTH, render_board
-from bot.text import CATALOGUE, t_in
+from bot.text import i18n
+from bot.text.catalogue import CATALOGUE, t_in
+from bot.text.i18n import LANGUAGES, LOCALE_DIR, Plural
+from bot.text.notation import card_text, move_text, read_card, read_move, short_card
+from bot.text.render import WIDTH, render_board
 from rules.cards import CARDS_BY_ID, ClanCard
 from rules.game import Game, GameOptions
 
@@ -51,7 +51,7 @@ def test_catalogue_compiles_and_has_no_stale_entries(language: str) -> None:
         catalog = read_po(file, locale=language)
     write_mo(io.BytesIO(), catalog)  # what pybabel compile does: raises on a broken catalogue
     contexts = {message.context for message in catalog if message.id}
-    assert contexts == set(CATALOGUE), "run python -m bot.i18n after changing bot/text.py"
+    assert contexts == set(CATALOGUE), "run python -m bot.text after changing bot/text/catalogue.py"
     assert not [message.context for message in catalog if message.id and message.fuzzy]
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.lru import LRU
-from bot.service import GameService
+from bot.games.lru import LRU
+from bot.games.service import GameService
 from bot.storage import Database
 from rules.game import GameOptions
 

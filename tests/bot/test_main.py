@@ -15,9 +15,9 @@ from pathlib import Path
 import discord
 import pytest
 
-import bot.__main__ as entry
-from bot.__main__ import configure_logging
+import bot.cli.main as entry
 from bot.app import SchottenBot
+from bot.cli.main import configure_logging
 from bot.storage import Database, latest_version
 
 HERE = Path(__file__).resolve().parent

@@ -12,9 +12,9 @@ from typing import Any
 import asyncpg
 import pytest
 
-import bot.__main__ as entry
-from bot.service import GameService
-from bot.stats import install
+import bot.cli.main as entry
+from bot.community.stats import install
+from bot.games.service import GameService
 from bot.storage import Database, PostgresDatabase, RatingRow
 from rules.game import GameOptions
 from tests.bot.conftest import ALICE, BOB, CAROL, FakeClock, play_randomly

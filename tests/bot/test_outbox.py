@@ -7,9 +7,9 @@ import asyncio
 
 import pytest
 
-from bot.delivery import PUBLISH_LEASE, RECOVERY_GRACE, Delivery
-from bot.errors import GameFinished
-from bot.service import GameService
+from bot.games.delivery import PUBLISH_LEASE, RECOVERY_GRACE, Delivery
+from bot.games.errors import GameFinished
+from bot.games.service import GameService
 from bot.storage import Storage
 from rules.game import GameOptions
 from rules.moves import PlayCard

@@ -14,7 +14,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from bot.service import GameService
+from bot.games.service import GameService
 from bot.storage import open_database
 from rules.game import Game, GameOptions
 from tests.bot.conftest import ALICE, BOB

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot import stats
-from bot.ratings import elo_update
-from bot.service import GameService
+from bot.community import stats
+from bot.community.ratings import elo_update
+from bot.games.service import GameService
 from bot.storage import Database, RatingRow, ResultRow
 from rules.game import GameOptions
 from tests.bot.conftest import ALICE, BOB, CAROL

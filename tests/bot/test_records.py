@@ -1,4 +1,4 @@
-"""Game record files (``bot.records``): export, parse back, and refuse what does not add up."""
+"""Game record files (``bot.archive.record_file``): export, parse back, and refuse what does not add up."""
 
 from __future__ import annotations
 
@@ -7,7 +7,15 @@ import random
 
 import pytest
 
-from bot.records import FORMAT, VERSION, GameRecordFile, RecordError, RecordPlayer, export_game, parse_record
+from bot.archive.record_file import (
+    FORMAT,
+    VERSION,
+    RecordError,
+    RecordFile,
+    RecordPlayer,
+    export_game,
+    parse_record,
+)
 from rules.game import Game, GameOptions
 
 
@@ -24,9 +32,9 @@ def finished(seed: int, options: GameOptions, *, resign_after: int | None = None
     return game
 
 
-def record_of(game: Game, names: tuple[str, str] = ("alice", "bob")) -> GameRecordFile:
+def record_of(game: Game, names: tuple[str, str] = ("alice", "bob")) -> RecordFile:
     assert game.result is not None and game.first_player is not None
-    return GameRecordFile(
+    return RecordFile(
         options=game.options,
         seed=int(game.seed),
         players=(RecordPlayer(11, names[0]), RecordPlayer(22, names[1])),

@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from bot.errors import AmbiguousGame, GameFinished, GameNotFound, NoActiveGame, NotAPlayer, StaleControl
-from bot.service import GameRecord, GameService, options_from_dict, options_to_dict
+from bot.games.errors import AmbiguousGame, GameFinished, GameNotFound, NoActiveGame, NotAPlayer, StaleControl
+from bot.games.live import LiveGame, options_from_dict, options_to_dict
+from bot.games.service import GameService
 from bot.storage import ResultRow, Storage, open_database
 from rules.errors import IllegalMove, NotationError, NotYourTurn
 from rules.game import Game, GameOptions
@@ -18,7 +19,7 @@ BASE = GameOptions()
 TACTICS = GameOptions(ruleset="battle-line", tactics=True, claim_timing="turn-start")
 
 
-async def new_game(service: GameService, *, channel: int = 50, players=(ALICE, BOB), **kw) -> GameRecord:
+async def new_game(service: GameService, *, channel: int = 50, players=(ALICE, BOB), **kw) -> LiveGame:
     return await service.create_game(
         guild_id=5,
         channel_id=channel,
@@ -247,7 +248,7 @@ async def test_restart_continues_from_the_database(db_target: str, clock: FakeCl
 async def test_result_hooks_commit_with_the_result(service: GameService, db: Storage) -> None:
     seen: list[tuple[int, ResultRow]] = []
 
-    async def hook(database: Storage, record: GameRecord, result: ResultRow) -> None:
+    async def hook(database: Storage, record: LiveGame, result: ResultRow) -> None:
         seen.append((record.id, result))
         await database.set_meta(f"rated:{record.id}", "yes")
 
@@ -257,7 +258,7 @@ async def test_result_hooks_commit_with_the_result(service: GameService, db: Sto
     assert seen and seen[0][0] == record.id
     assert await db.get_meta(f"rated:{record.id}") == "yes"
 
-    async def failing(database: Storage, record: GameRecord, result: ResultRow) -> None:
+    async def failing(database: Storage, record: LiveGame, result: ResultRow) -> None:
         raise RuntimeError("ratings broke")
 
     service.result_hooks[:] = [failing]

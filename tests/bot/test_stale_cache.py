@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import pytest
 
-from bot.errors import GameFinished, StaleControl
-from bot.service import GameRecord, GameService
+from bot.games.errors import GameFinished, StaleControl
+from bot.games.live import LiveGame
+from bot.games.service import GameService
 from bot.storage import ConcurrentUpdate, Storage
 from rules.game import GameOptions
 from rules.moves import PlayCard
 from tests.bot.conftest import ALICE, BOB, FakeClock
 
 
-async def _two_services(db: Storage, clock: FakeClock) -> tuple[GameService, GameService, GameRecord]:
+async def _two_services(db: Storage, clock: FakeClock) -> tuple[GameService, GameService, LiveGame]:
     here = GameService(db, clock=clock, turn_timeout=3600)
     there = GameService(db, clock=clock, turn_timeout=3600)
     record = await here.create_game(
@@ -26,11 +27,11 @@ async def _two_services(db: Storage, clock: FakeClock) -> tuple[GameService, Gam
     return here, there, record
 
 
-def _a_play(record: GameRecord) -> PlayCard:
+def _a_play(record: LiveGame) -> PlayCard:
     return next(m for m in record.game.legal_moves() if isinstance(m, PlayCard))
 
 
-async def _move_there(there: GameService, game_id: int) -> GameRecord:
+async def _move_there(there: GameService, game_id: int) -> LiveGame:
     record = await there.get(game_id)
     user = record.current_user
     assert user is not None

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from bot.terminal import Terminal, main, parse_input
+from bot.cli.terminal import Terminal, main, parse_input
 from rules.cards import parse_card
 from rules.game import Game, GameOptions
 from rules.moves import Claim, Draw, Pass, PlayCard, Scout
@@ -64,7 +64,7 @@ def test_short_forms() -> None:
 
 def run_cli(stdin: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "bot.terminal", "--seed", "3", "--first", "me", *args],
+        [sys.executable, "-m", "bot.cli.terminal", "--seed", "3", "--first", "me", *args],
         input=stdin,
         capture_output=True,
         text=True,
@@ -128,7 +128,7 @@ def test_a_very_long_line_is_not_echoed_whole() -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_at_the_prompt_exits_without_a_traceback() -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bot.terminal", "--seed", "3", "--first", "me", "--level", "random"],
+        [sys.executable, "-m", "bot.cli.terminal", "--seed", "3", "--first", "me", "--level", "random"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -156,14 +156,14 @@ def test_ctrl_c_at_the_prompt_exits_without_a_traceback() -> None:
 
 
 def _record_file(tmp_path, seed: int = 12) -> tuple[str, Game]:
-    from bot.records import GameRecordFile, RecordPlayer, export_game
+    from bot.archive.record_file import RecordFile, RecordPlayer, export_game
 
     game = Game.new(seed, GameOptions(tactics=True))
     rng = random.Random(seed)
     while not game.is_over:
         game.apply(game.forced_move() or rng.choice(game.legal_moves()))
     assert game.result is not None and game.first_player is not None
-    record = GameRecordFile(
+    record = RecordFile(
         options=game.options,
         seed=seed,
         players=(RecordPlayer(1, "Alice"), RecordPlayer(2, "Bob")),
@@ -182,7 +182,7 @@ def _steps(text: str) -> list[str]:
 
 
 def test_replay_steps_through_a_record_with_both_hands(tmp_path) -> None:
-    from bot.render import card_text, render_board, sort_hand
+    from bot.text.render import card_text, render_board, sort_hand
 
     path, game = _record_file(tmp_path)
     n = len(game.log)
@@ -221,7 +221,7 @@ def test_replay_of_a_bad_file_says_why(tmp_path) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text(text.replace("schotten-record 1", "schotten-record 9"), encoding="utf-8")
     proc = subprocess.run(
-        [sys.executable, "-m", "bot.terminal", "--replay", str(bad)],
+        [sys.executable, "-m", "bot.cli.terminal", "--replay", str(bad)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -236,7 +236,7 @@ def test_replay_of_a_bad_file_says_why(tmp_path) -> None:
 def test_make_play_replay_reads_the_file_until_end_of_input(tmp_path) -> None:
     path, game = _record_file(tmp_path, seed=13)
     proc = subprocess.run(
-        [sys.executable, "-m", "bot.terminal", "--replay", path],
+        [sys.executable, "-m", "bot.cli.terminal", "--replay", path],
         input="e\n",
         capture_output=True,
         text=True,
@@ -248,7 +248,7 @@ def test_make_play_replay_reads_the_file_until_end_of_input(tmp_path) -> None:
 
 
 def test_hint_suggests_a_legal_move_and_says_why() -> None:
-    from bot.render import describe_hint
+    from bot.text.render import describe_hint
     from rules.ai import REASONS, Hint
 
     game = Game.new(3)

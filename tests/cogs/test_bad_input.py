@@ -12,7 +12,7 @@ from tests.cogs.helpers import challenge_and_accept, dm_message, flat_components
 @pytest.fixture
 def fixed_seed(monkeypatch):
     # The service deals from a random seed; fix it so that the positions below repeat.
-    monkeypatch.setattr("bot.service.secrets.randbits", lambda bits: 20260101)
+    monkeypatch.setattr("bot.games.service.secrets.randbits", lambda bits: 20260101)
 
 
 async def start(env: Any) -> tuple[Any, Any, Any, Any, int]:

@@ -11,8 +11,8 @@ from typing import Any
 import simcord
 
 from bot.app import create_bot
-from bot.records import parse_record
-from bot.render import card_text, sort_hand
+from bot.archive.record_file import parse_record
+from bot.text.render import card_text, sort_hand
 from tests.cogs.helpers import (
     cards_in,
     challenge_and_accept,

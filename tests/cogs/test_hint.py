@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot import opponent as opponent_module
 from bot.app import SchottenBot, create_bot
-from bot.notation import move_text
-from bot.opponent import ai_seed
+from bot.games import opponent as opponent_module
+from bot.games.opponent import ai_seed
+from bot.text.notation import move_text
 from rules.ai import hint
 from rules.game import GameOptions
 from tests.cogs.helpers import cards_in, challenge_and_accept, dm_message, flat_components, setup_members

@@ -11,7 +11,7 @@ import pytest
 import simcord
 
 from bot.app import create_bot
-from bot.errors import GameUnreadable
+from bot.games.errors import GameUnreadable
 from bot.settings import Settings
 from cogs.ui.layouts import hand_controls
 from tests.cogs.helpers import challenge_and_accept, flat_components, setup_members

@@ -18,10 +18,10 @@ import discord
 import pytest
 import simcord.interactions
 
-from bot import i18n
-from bot.i18n import Plural
-from bot.notation import card_text
-from bot.text import CATALOGUE, t_in
+from bot.text import i18n
+from bot.text.catalogue import CATALOGUE, t_in
+from bot.text.i18n import Plural
+from bot.text.notation import card_text
 from tests.cogs.helpers import flat_components
 
 MAX_TURNS = 200

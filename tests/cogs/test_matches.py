@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from simcord.backend.errors import OptionError
 
-from bot.stats import next_first_player
+from bot.community.stats import next_first_player
 from rules.game import Result, match_points
 from tests.bot.conftest import play_randomly
 from tests.cogs.helpers import dm_message, flat_components, setup_members

@@ -14,7 +14,7 @@ import pytest_asyncio
 import simcord
 
 from bot.app import create_bot
-from bot.delivery import RECOVERY_GRACE
+from bot.games.delivery import RECOVERY_GRACE
 from cogs.timers import INTERVAL
 from rules.game import GameOptions
 from rules.moves import Claim, PlayCard

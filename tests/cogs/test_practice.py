@@ -19,8 +19,8 @@ import simcord
 from simcord.builders import UserHandle
 
 from bot.app import SchottenBot, create_bot
-from bot.opponent import Opponent
-from bot.service import GameService
+from bot.games.opponent import Opponent
+from bot.games.service import GameService
 from bot.settings import Settings
 from bot.storage import Database
 from rules.game import GameOptions

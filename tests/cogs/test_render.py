@@ -1,4 +1,4 @@
-"""bot.render: the board fits a phone (40 columns) and never shows a hand."""
+"""bot.text.render: the board fits a phone (40 columns) and never shows a hand."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.render import WIDTH, render_board, render_hand, render_last, render_move
+from bot.text.render import WIDTH, render_board, render_hand, render_last, render_move
 from rules.cards import parse_card
 from rules.game import Game, GameOptions
 from rules.moves import Claim, Draw, Pass, PlayCard

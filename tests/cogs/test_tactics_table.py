@@ -17,7 +17,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.render import WIDTH
+from bot.text.render import WIDTH
 from rules.cards import parse_card
 from rules.game import Game
 from tests.cogs import test_full_game
@@ -37,7 +37,7 @@ public_text = test_full_game.public_text
 
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch):
-    monkeypatch.setattr("bot.service.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.games.service.secrets.randbits", lambda bits: SEED)
 
 
 # ---------------------------------------------------------------------- helpers

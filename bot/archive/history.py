@@ -21,12 +21,12 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from bot.errors import GameNotFound, ServiceError
-from bot.ratings import GLOBAL_SCOPE
-from bot.records import GameRecordFile, RecordPlayer
-from bot.stats import outcome_for
+from bot.archive.record_file import RecordFile, RecordPlayer, Replayable
+from bot.community.ratings import GLOBAL_SCOPE
+from bot.community.stats import outcome_for
+from bot.games.errors import GameNotFound, ServiceError
 from bot.storage import GameRow, ResultRow, Storage
-from rules.game import Game, GameOptions, Result
+from rules.game import GameOptions, Result
 
 HISTORY_PAGE_SIZE = 10
 JSON_FORMAT = "schotten-game"  # the objects of `python -m bot export`, one a line
@@ -71,7 +71,7 @@ class HistoryPage:
 
 
 @dataclass(frozen=True)
-class FinishedGame:
+class FinishedGame(Replayable):
     """Everything stored about a finished game, except its snapshot."""
 
     id: int
@@ -87,22 +87,12 @@ class FinishedGame:
     ai_player: int | None
 
     @property
-    def steps(self) -> int:
-        """How many log entries (steps of a replay) the game has."""
-        return len(self.moves)
-
-    def replay(self, steps: int | None = None) -> Game:
-        """The game after its first ``steps`` log entries (all of them by default)."""
-        entries = list(self.moves if steps is None else self.moves[: max(0, steps)])
-        return Game.replay(self.seed, self.options, entries, first_player=self.first_player)
-
-    @property
     def engine_result(self) -> Result:
         return Result(self.result.winner, self.result.reason, self.result.stones)
 
-    def record(self, names: tuple[str, str]) -> GameRecordFile:
+    def record(self, names: tuple[str, str]) -> RecordFile:
         """The game as a record file's contents, with the players' display names."""
-        return GameRecordFile(
+        return RecordFile(
             options=self.options,
             seed=self.seed,
             players=(RecordPlayer(self.players[0], names[0]), RecordPlayer(self.players[1], names[1])),

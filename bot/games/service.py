@@ -30,21 +30,20 @@ import secrets
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
-from bot.errors import (
+from bot.games.errors import (
     AmbiguousGame,
     GameFinished,
     GameNotFound,
     GameUnreadable,
     NoActiveGame,
-    NotAPlayer,
     StaleControl,
 )
-from bot.lru import LRU
+from bot.games.live import LiveGame, MoveOutcome, options_from_dict, options_to_dict
+from bot.games.lru import LRU
 from bot.storage import UNSET, ConcurrentUpdate, GameRow, OutboxKind, ResultRow, Storage, Unset
-from rules.game import Applied, Game, GameOptions, Result
+from rules.game import Applied, Game, GameOptions
 from rules.moves import Move, parse_move
 
 log = logging.getLogger(__name__)
@@ -62,110 +61,7 @@ CACHED_GAMES = 1000
 # reloads the game, so a request with a control's version stops after the first.
 COMMIT_ATTEMPTS = 5
 
-ResultHook = Callable[[Storage, "GameRecord", ResultRow], Awaitable[None]]
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """A game as stored: who plays it where, and the engine ``Game`` at ``version``.
-
-    Treat ``game`` as read-only: the service replaces the record after every move
-    rather than changing it, so a record you hold stays a consistent snapshot.
-    """
-
-    id: int
-    guild_id: int | None
-    channel_id: int | None
-    players: tuple[int, int]  # Discord user ids; players[i] is engine player i
-    options: GameOptions
-    seed: int
-    status: Literal["active", "finished"]
-    game: Game
-    version: int
-    board_message_id: int | None = None
-    dm_message_ids: tuple[int | None, int | None] = (None, None)  # by engine player
-    created_at: float = 0.0
-    updated_at: float = 0.0
-    turn_started_at: float | None = None
-    deadline: float | None = None  # the player to move forfeits after this time
-    reminded: bool = False
-    match_id: int | None = None
-    first_player: int = 0  # engine player who moved first
-    ai_player: int | None = None  # engine seat of the bot's own AI; None: two people
-    ai_level: str | None = None  # the AI's difficulty (rules.ai LEVELS) when ai_player is set
-
-    @property
-    def vs_ai(self) -> bool:
-        """A game against the bot's AI: unrated, the AI's turns have no deadline."""
-        return self.ai_player is not None
-
-    @property
-    def ai_to_move(self) -> bool:
-        return self.ai_player is not None and self.current_player == self.ai_player
-
-    @property
-    def is_active(self) -> bool:
-        return self.status == "active"
-
-    @property
-    def result(self) -> Result | None:
-        return self.game.result if self.game.is_over else None
-
-    @property
-    def current_player(self) -> int | None:
-        """Engine player to move (0/1), None when over."""
-        return None if self.game.is_over else self.game.current_player
-
-    @property
-    def current_user(self) -> int | None:
-        """Discord user id of the player to move, None when over."""
-        player = self.current_player
-        return None if player is None else self.players[player]
-
-    def player_of(self, user_id: int) -> int | None:
-        """Engine player (0/1) of ``user_id``, None for a spectator."""
-        if user_id == self.players[0]:
-            return 0
-        if user_id == self.players[1]:
-            return 1
-        return None
-
-    def require_player(self, user_id: int) -> int:
-        """Engine player (0/1) of ``user_id``; ``NotAPlayer`` for anyone else."""
-        player = self.player_of(user_id)
-        if player is None:
-            raise NotAPlayer(self.id, user_id)
-        return player
-
-    def opponent_of(self, user_id: int) -> int | None:
-        player = self.player_of(user_id)
-        return None if player is None else self.players[1 - player]
-
-
-@dataclass(frozen=True)
-class MoveOutcome:
-    """What one request changed, for the cogs to announce.
-
-    ``applied[0]`` is the request's own move (absent for resign/forfeit when the engine
-    returns no record); the rest were forced and applied automatically.
-    """
-
-    game: GameRecord
-    applied: list[Applied] = field(default_factory=list)
-    finished: bool = False
-    previous_version: int = 0
-    turn_changed: bool = False  # the player to move is now someone else
-    result: ResultRow | None = None  # the stored result, when this finished the game
-    outbox_id: int | None = None  # the publication recorded with the commit (see GameService)
-
-
-def options_to_dict(options: GameOptions) -> dict[str, Any]:
-    """JSON-compatible form of ``GameOptions`` for the database."""
-    return dict(options.to_dict())
-
-
-def options_from_dict(data: dict[str, Any]) -> GameOptions:
-    return GameOptions.from_dict(data)
+ResultHook = Callable[[Storage, LiveGame, ResultRow], Awaitable[None]]
 
 
 def _retrieve(task: asyncio.Task[Any]) -> None:
@@ -211,12 +107,12 @@ class GameService:
         self.turn_timeout = turn_timeout
         self.result_hooks: list[ResultHook] = []
         # The games moved most recently; the others are read again when asked for.
-        self._cache: LRU[int, GameRecord] = LRU(cached_games)
+        self._cache: LRU[int, LiveGame] = LRU(cached_games)
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     # -- reading ---------------------------------------------------------------------
 
-    async def get(self, game_id: int) -> GameRecord:
+    async def get(self, game_id: int) -> LiveGame:
         """The game with this id, finished or not. Raises ``GameNotFound``."""
         cached = self._cache.get(game_id)
         if cached is not None:
@@ -234,20 +130,20 @@ class GameService:
         """The games this process holds anything of (cached records, locks)."""
         return set(self._cache) | set(self._locks)
 
-    async def reload(self, game_id: int) -> GameRecord:
+    async def reload(self, game_id: int) -> LiveGame:
         """The game as stored now, whatever this process cached (another process, or an
         operator's repair, may have changed it)."""
         async with self._locks[game_id]:
             self._cache.pop(game_id)
             return await self.get(game_id)
 
-    async def active_games_for(self, user_id: int) -> list[GameRecord]:
+    async def active_games_for(self, user_id: int) -> list[LiveGame]:
         """The user's active games, oldest first."""
         return self._records(await self.db.active_games(user_id))
 
     async def find_game_for(
         self, user_id: int, channel_id: int | None, game_id: int | None = None
-    ) -> GameRecord:
+    ) -> LiveGame:
         """The game a command without an explicit game means.
 
         An explicit ``game_id`` wins (any game, also finished, also as a spectator);
@@ -265,12 +161,12 @@ class GameService:
                 raise AmbiguousGame(candidates)
         raise NoActiveGame(user_id)
 
-    async def games_due(self, now: float | None = None) -> list[GameRecord]:
+    async def games_due(self, now: float | None = None) -> list[LiveGame]:
         """Active games whose player to move is out of time (see ``forfeit_overdue``)."""
         now = self.clock() if now is None else now
         return self._records(await self.db.games_due(now))
 
-    async def games_to_remind(self, after: float, now: float | None = None) -> list[GameRecord]:
+    async def games_to_remind(self, after: float, now: float | None = None) -> list[LiveGame]:
         """Active games whose turn began ``after`` seconds ago or more, not yet reminded."""
         now = self.clock() if now is None else now
         return self._records(await self.db.games_to_remind(now, after))
@@ -289,7 +185,7 @@ class GameService:
         match_id: int | None = None,
         ai_player: int | None = None,
         ai_level: str | None = None,
-    ) -> GameRecord:
+    ) -> LiveGame:
         """Start a game; ``players[0]`` becomes engine player 0. ``ai_player``: the seat
         the bot's own AI plays (``players[ai_player]`` is the bot's user id), at
         ``ai_level``; the AI's turns have no deadline."""
@@ -320,7 +216,7 @@ class GameService:
         match_id: int | None = None,
         ai_player: int | None = None,
         ai_level: str | None = None,
-    ) -> GameRecord:
+    ) -> LiveGame:
         """:meth:`create_game` inside the caller's transaction (a challenge's answer, a
         match's next game). Forced moves at the start, if any, are applied first. With
         the outbox, the game's first publication is recorded in the same transaction."""
@@ -358,7 +254,7 @@ class GameService:
             # Delivery.claim_start, by game and version.
             await self.db.add_outbox(game_id, game.version, "turn", now=now)
         log.info("Game %d created (guild %s, channel %s)", game_id, guild_id, channel_id)
-        return GameRecord(
+        return LiveGame(
             id=game_id,
             guild_id=guild_id,
             channel_id=channel_id,
@@ -397,7 +293,7 @@ class GameService:
     async def _apply(
         self, game_id: int, user_id: int, move: Move | str, expected_version: int | None
     ) -> MoveOutcome:
-        def step(record: GameRecord) -> tuple[Game, list[Applied]]:
+        def step(record: LiveGame) -> tuple[Game, list[Applied]]:
             player = record.require_player(user_id)
             parsed = (
                 parse_move(move, max_value=record.game.ruleset.max_value) if isinstance(move, str) else move
@@ -422,7 +318,7 @@ class GameService:
         return await _to_the_end(self._resign(game_id, user_id, expected_version))
 
     async def _resign(self, game_id: int, user_id: int, expected_version: int | None) -> MoveOutcome:
-        def step(record: GameRecord) -> tuple[Game, list[Applied]]:
+        def step(record: LiveGame) -> tuple[Game, list[Applied]]:
             game = record.game.clone()
             applied = game.resign(record.require_player(user_id))
             return game, [applied] if applied is not None else []
@@ -436,7 +332,7 @@ class GameService:
         return await _to_the_end(self._forfeit(game_id, player, expected_version))
 
     async def _forfeit(self, game_id: int, player: int, expected_version: int | None) -> MoveOutcome:
-        def step(record: GameRecord) -> tuple[Game, list[Applied]]:
+        def step(record: LiveGame) -> tuple[Game, list[Applied]]:
             game = record.game.clone()
             applied = game.forfeit(player)
             return game, [applied] if applied is not None else []
@@ -486,7 +382,7 @@ class GameService:
         *,
         board_message_id: int | Unset | None = UNSET,
         dm_message_ids: dict[int, int | None] | None = None,
-    ) -> GameRecord:
+    ) -> LiveGame:
         """Remember the board message and the DM messages (keyed by engine player 0/1)
         so that they can be edited after a restart. Unchanged ones are left alone."""
         async with self._locks[game_id]:
@@ -512,13 +408,13 @@ class GameService:
 
     # -- internals -------------------------------------------------------------------
 
-    async def current(self, game_id: int, expected_version: int) -> GameRecord:
+    async def current(self, game_id: int, expected_version: int) -> LiveGame:
         """The active game at ``expected_version`` (a control's), read again from the
         database if the cached copy is older. Raises ``GameFinished`` or ``StaleControl``."""
         async with self._locks[game_id]:
             return await self._active(game_id, expected_version)
 
-    async def _active(self, game_id: int, expected_version: int | None) -> GameRecord:
+    async def _active(self, game_id: int, expected_version: int | None) -> LiveGame:
         """The game, active, at ``expected_version`` unless that is None. Call it holding
         the game's lock."""
         record = await self.get(game_id)
@@ -537,7 +433,7 @@ class GameService:
         self,
         game_id: int,
         expected_version: int | None,
-        step: Callable[[GameRecord], tuple[Game, list[Applied]]],
+        step: Callable[[LiveGame], tuple[Game, list[Applied]]],
     ) -> MoveOutcome:
         """Apply ``step`` (which changes a copy of the game, or raises) and commit it.
 
@@ -585,7 +481,7 @@ class GameService:
         """Log entries from index ``start`` as ``(seq, player, text)``; seq counts from 1."""
         return [(start + i + 1, player, str(move)) for i, (player, move) in enumerate(game.log[start:])]
 
-    async def _commit(self, record: GameRecord, game: Game, applied: Sequence[Applied]) -> MoveOutcome:
+    async def _commit(self, record: LiveGame, game: Game, applied: Sequence[Applied]) -> MoveOutcome:
         """Store ``game`` (a changed copy of ``record.game``) and publish it."""
         now = self.clock()
         finished = game.is_over
@@ -664,13 +560,13 @@ class GameService:
             outbox_id=outbox_id,
         )
 
-    async def _read(self, game_id: int) -> GameRecord:
+    async def _read(self, game_id: int) -> LiveGame:
         row = await self.db.get_game(game_id)
         if row is None:
             raise GameNotFound(game_id)
         return self._record(row)
 
-    def _records(self, rows: Sequence[GameRow]) -> list[GameRecord]:
+    def _records(self, rows: Sequence[GameRow]) -> list[LiveGame]:
         """The readable games of ``rows``: one unreadable row (logged) never hides the rest."""
         records = []
         for row in rows:
@@ -680,7 +576,7 @@ class GameService:
                 continue
         return records
 
-    def _cached_or(self, row: GameRow) -> GameRecord:
+    def _cached_or(self, row: GameRow) -> LiveGame:
         cached = self._cache.get(row.id)
         if cached is not None and cached.version >= row.version:
             return cached
@@ -690,7 +586,7 @@ class GameService:
         return record
 
     @staticmethod
-    def _record(row: GameRow) -> GameRecord:
+    def _record(row: GameRow) -> LiveGame:
         """The record of a stored row; ``GameUnreadable`` if its state cannot be loaded."""
         try:
             options = options_from_dict(row.options)
@@ -699,7 +595,7 @@ class GameService:
             # The type only: an engine message about a stored state may name cards.
             log.error("Game %d: stored state unreadable (%s); skipped", row.id, type(error).__name__)
             raise GameUnreadable(row.id) from None
-        return GameRecord(
+        return LiveGame(
             id=row.id,
             guild_id=row.guild_id,
             channel_id=row.channel_id,

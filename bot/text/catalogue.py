@@ -1,11 +1,11 @@
 """The message catalogue: every user-facing string of the bot, in one place.
 
-``t(key, **params)`` looks a key up in the current language (:mod:`bot.i18n`) and formats
+``t(key, **params)`` looks a key up in the current language (:mod:`bot.text.i18n`) and formats
 it with ``str.format``. :data:`CATALOGUE` holds the English texts, the source of the
-translations in ``bot/locale/*.po``; a text that depends on a number is a
-:class:`~bot.i18n.Plural`. Code never builds user-facing sentences itself.
+translations in ``bot/text/locale/*.po``; a text that depends on a number is a
+:class:`~bot.text.i18n.Plural`. Code never builds user-facing sentences itself.
 
-Engine errors (``rules.errors``) and service errors (``bot.errors``) carry a stable
+Engine errors (``rules.errors``) and service errors (``bot.games.errors``) carry a stable
 ``code``; :func:`error_text` maps them to ``error.<code>`` keys here, so an error is
 translated exactly like any other message.
 """
@@ -16,8 +16,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from bot import i18n
-from bot.i18n import Plural
+from bot.text import i18n
+from bot.text.i18n import Plural
 
 log = logging.getLogger(__name__)
 
@@ -581,7 +581,7 @@ def _plain(value: Any) -> Any:
 # ------------------------------------------------------------------- card notation
 # A colour is one letter and a tactic card one word: players type what they see, and a
 # board column holds three characters (a letter and a value up to 10). Every letter of
-# a language must differ from the others (see bot/notation.py).
+# a language must differ from the others (see bot/text/notation.py).
 CATALOGUE.update(
     {
         "card.colour.R": "R",

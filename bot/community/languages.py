@@ -7,7 +7,7 @@
   Manage Server chose, else the server's own Discord locale (``interaction.guild_locale``,
   remembered), else English.
 
-Only languages the bot speaks are returned (:func:`bot.i18n.normalize`). What Discord
+Only languages the bot speaks are returned (:func:`bot.text.i18n.normalize`). What Discord
 reports is written only when it changed; the in-memory maps only save reads.
 """
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot import i18n
 from bot.storage import LanguageScope, Storage
+from bot.text import i18n
 
 Stored = tuple[str | None, str | None]  # (chosen, reported by Discord)
 

@@ -1,11 +1,11 @@
 """Languages: which one a message is in, and the translated catalogues.
 
-The English texts are the catalogue in :mod:`bot.text` (the source, like gettext's
-msgids in code). Translations are gettext catalogues in ``bot/locale/<lang>.po``, one
+The English texts are the catalogue in :mod:`bot.text.catalogue` (the source, like gettext's
+msgids in code). Translations are gettext catalogues in ``bot/text/locale/<lang>.po``, one
 entry per key: ``msgctxt`` is the key, ``msgid`` the English text, ``msgstr`` the
 translation (``msgstr[i]`` for plural forms, chosen by the catalogue's own
 ``Plural-Forms`` rule). They are read with Babel, so that translators can use any
-gettext tool (Poedit, Weblate, ``pybabel``); ``python -m bot.i18n`` rewrites the
+gettext tool (Poedit, Weblate, ``pybabel``); ``python -m bot.text`` rewrites the
 template ``messages.pot`` and merges new or changed English texts into every ``.po``.
 Why gettext and not Fluent: ``docs/languages.md``.
 
@@ -18,7 +18,6 @@ so does any entry a catalogue lacks.
 from __future__ import annotations
 
 import gettext
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -150,17 +149,3 @@ def update_catalogues(english: dict[str, str | Plural]) -> list[Path]:
         written.append(path)
     catalogue.cache_clear()
     return written
-
-
-def main() -> int:
-    # Through the package, not this __main__ copy: bot.text's Plural is bot.i18n's.
-    from bot.i18n import update_catalogues
-    from bot.text import CATALOGUE  # the English source; bot.text imports this module
-
-    for path in update_catalogues(CATALOGUE):
-        print(f"wrote {path}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

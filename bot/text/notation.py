@@ -2,7 +2,7 @@
 
 The engine's notation is English (``R7``, ``Fog``, ``play R7 3``): it is what the move
 log, the records and the components' custom ids hold. Players see a card in the current
-language (:mod:`bot.i18n`): a colour letter from the catalogue (``card.colour.<R..P>``)
+language (:mod:`bot.text.i18n`): a colour letter from the catalogue (``card.colour.<R..P>``)
 and the value, or the tactic card's name (``card.tactic.<name>``), and may type exactly
 that. German writes Gelb as ``G`` and Grün as ``N``; French uses ``J`` (jaune), ``V``
 (vert) and ``P`` (pourpre). A typed card is read in the current language first, then
@@ -15,8 +15,8 @@ from __future__ import annotations
 from contextlib import suppress
 from functools import cache
 
-from bot import i18n
-from bot.text import t
+from bot.text import i18n
+from bot.text.catalogue import t
 from rules.cards import CARDS_BY_ID, Card, ClanCard, TacticCard, parse_card
 from rules.errors import NotationError
 from rules.moves import Move, parse_move

@@ -31,8 +31,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from bot import notation
-from bot.text import t
+from bot.text import notation
+from bot.text.catalogue import t
 from rules.cards import Card, TacticCard, TacticKind, parse_card
 from rules.errors import NotationError
 from rules.game import LogMove, Resign, Result
@@ -49,7 +49,7 @@ CELL = 4  # one stone column: a card right-aligned in 3 characters and a space
 
 def card_text(card: Card) -> str:
     """A card as the reader sees and types it (``R7``, ``Leader``), in the current
-    language: :func:`bot.notation.card_text`."""
+    language: :func:`bot.text.notation.card_text`."""
     return notation.card_text(card)
 
 

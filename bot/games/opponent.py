@@ -20,7 +20,7 @@ bot, ``bot.opponent``) plays that seat:
 * After a restart :meth:`Opponent.resume` restarts every game where the AI is to move.
 
 The AI's turns have no deadline (the service leaves it empty), so the timers never
-remind or forfeit it. Games against the AI are flagged (``GameRecord.vs_ai``, column
+remind or forfeit it. Games against the AI are flagged (``LiveGame.vs_ai``, column
 ``games.ai_player``) so that ratings can leave them out.
 """
 
@@ -35,15 +35,16 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
-from bot.errors import GameFinished, ServiceError, StaleControl
-from bot.lru import LRU
+from bot.games.errors import GameFinished, ServiceError, StaleControl
+from bot.games.lru import LRU
 from rules.ai import LEVELS, Budget, Hint, choose_move, hint, parse_level
 from rules.errors import IllegalMove
 from rules.moves import Move
 from rules.view import PlayerView
 
 if TYPE_CHECKING:
-    from bot.service import GameRecord, GameService, MoveOutcome
+    from bot.games.live import LiveGame, MoveOutcome
+    from bot.games.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ def suggest(view: PlayerView, seed: int, budget: Budget | int | float | None = N
     return hint(view, seed=seed, budget=budget)
 
 
-def ai_seed(record: GameRecord) -> int:
+def ai_seed(record: LiveGame) -> int:
     """Reproducible per position of a game, different from game to game."""
     return (record.seed * 1_000_003 + record.version) % (1 << 62)
 
@@ -117,14 +118,14 @@ class Opponent:
             )
         return self._executor
 
-    async def think(self, record: GameRecord) -> Move:
+    async def think(self, record: LiveGame) -> Move:
         """The AI's next move in ``record``, computed in the executor."""
         assert record.ai_player is not None
         view = record.game.view(record.ai_player)  # the AI's view only
         level = str(parse_level(record.ai_level or DEFAULT_LEVEL))
         return await self._run(partial(decide, view, level, ai_seed(record), self.budget), record.id)
 
-    async def hint(self, record: GameRecord, player: int) -> Hint:
+    async def hint(self, record: LiveGame, player: int) -> Hint:
         """What the hard AI would play for ``player`` now, and why: from that player's
         own view (a hint knows what they know), computed in the executor once per
         position."""
@@ -157,7 +158,7 @@ class Opponent:
         task = self._tasks.get(game_id)
         return task is not None and not task.done()
 
-    def notice(self, record: GameRecord) -> bool:
+    def notice(self, record: LiveGame) -> bool:
         """Called after an outcome is published (or a game started): if the AI is to
         move in ``record``'s game, play its turn in the background. True if started."""
         if self.closed or not record.is_active or not record.ai_to_move:

@@ -6,7 +6,7 @@ every entry of the game's move log, one per line, as ``<player> <move>`` in the 
 notation (``0 play R7 3``). ``#`` starts a comment line.
 
 Pure code, no I/O: the bot (``/schotten export``) and the terminal
-(``python -m bot.terminal --replay FILE``) share it. :func:`parse_record` rebuilds the
+(``python -m bot.cli.terminal --replay FILE``) share it. :func:`parse_record` rebuilds the
 game with :meth:`rules.game.Game.replay` and refuses a file whose moves do not end in
 the result its header states.
 
@@ -45,8 +45,28 @@ class RecordPlayer:
     name: str
 
 
+class Replayable:
+    """A finished game's log and how to rebuild it: the one implementation of replay
+    steps, shared by a stored game (``FinishedGame``) and a record file (``RecordFile``)."""
+
+    options: GameOptions
+    seed: int
+    first_player: int
+    moves: tuple[tuple[int, str], ...]  # the log: (engine player, move notation)
+
+    @property
+    def steps(self) -> int:
+        """How many log entries (steps of a replay) the game has."""
+        return len(self.moves)
+
+    def replay(self, steps: int | None = None) -> Game:
+        """The game after its first ``steps`` log entries (all of them by default)."""
+        entries = list(self.moves if steps is None else self.moves[: max(0, steps)])
+        return Game.replay(self.seed, self.options, entries, first_player=self.first_player)
+
+
 @dataclass(frozen=True)
-class GameRecordFile:
+class RecordFile(Replayable):
     """One finished game: everything needed to rebuild it, and who played it."""
 
     options: GameOptions
@@ -59,16 +79,6 @@ class GameRecordFile:
     started_at: float | None = None  # Unix seconds
     finished_at: float | None = None
     version: int = VERSION
-
-    @property
-    def steps(self) -> int:
-        """How many log entries (steps of a replay) the game has."""
-        return len(self.moves)
-
-    def replay(self, steps: int | None = None) -> Game:
-        """The game after its first ``steps`` log entries (all of them by default)."""
-        entries = list(self.moves if steps is None else self.moves[: max(0, steps)])
-        return Game.replay(self.seed, self.options, entries, first_player=self.first_player)
 
 
 def _one_line(text: str) -> str:
@@ -87,7 +97,7 @@ def _result_text(result: Result) -> str:
     return f"{winner} {result.reason} {result.stones[0]}-{result.stones[1]}"
 
 
-def export_game(record: GameRecordFile) -> str:
+def export_game(record: RecordFile) -> str:
     """The record as the text of a ``schotten-record`` file (ends with a newline)."""
     options = record.options
     lines = [
@@ -221,7 +231,7 @@ def _timestamp(values: dict[str, tuple[int, str]], key: str) -> float | None:
     return when.timestamp()
 
 
-def parse_record(text: str) -> GameRecordFile:
+def parse_record(text: str) -> RecordFile:
     """Read a ``schotten-record`` file and check it: every move must be legal where it
     stands, and the game must end with the header's result. Raises :class:`RecordError`."""
     lines = text.splitlines()
@@ -263,7 +273,7 @@ def parse_record(text: str) -> GameRecordFile:
         raise RecordError(
             f"the moves end in '{_result_text(game.result)}', not in the recorded '{_result_text(result)}'"
         )
-    return GameRecordFile(
+    return RecordFile(
         options=options,
         seed=seed,
         players=players,
@@ -279,8 +289,8 @@ def parse_record(text: str) -> GameRecordFile:
 __all__ = [
     "FORMAT",
     "VERSION",
-    "GameRecordFile",
     "RecordError",
+    "RecordFile",
     "RecordPlayer",
     "export_game",
     "parse_record",

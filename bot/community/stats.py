@@ -3,13 +3,13 @@
 * :func:`rate_result` is a ``GameService`` result hook: it runs inside the transaction
   of the move that finished a game, right after its result row is written, so a result
   and its rating changes commit together or not at all. :func:`install` registers it.
-* Ratings are Elo (see :mod:`bot.ratings` for why and the parameters), kept per scope:
+* Ratings are Elo (see :mod:`bot.community.ratings` for why and the parameters), kept per scope:
   ``global`` for every game and ``guild:<id>`` for the games of one server. A game
   played in DMs (no guild) counts for the global rating only. Every finished game is
   rated: resigning and running out of time are losses; a draw (both passed with equal
   stones) is a draw. A declined or expired challenge never becomes a game, so it
   counts for nothing.
-* Matches are scored by :mod:`bot.matches`, whose hook :func:`install` registers after
+* Matches are scored by :mod:`bot.games.matches`, whose hook :func:`install` registers after
   the rating hook.
 * :class:`Rankings` reads what ``/schotten leaderboard`` and ``/schotten stats`` show.
 """
@@ -21,12 +21,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.matches import MatchService, next_first_player, next_match_game
-from bot.ratings import GLOBAL_SCOPE, INITIAL_RATING, elo_update, guild_scope, score_for
+from bot.community.ratings import GLOBAL_SCOPE, INITIAL_RATING, elo_update, guild_scope, score_for
+from bot.games.matches import MatchService, next_first_player, next_match_game
 from bot.storage import RatingRow, ResultRow, Storage
 
 if TYPE_CHECKING:
-    from bot.service import GameRecord, GameService
+    from bot.games.live import LiveGame
+    from bot.games.service import GameService
 
 RECENT_RESULTS = 5
 
@@ -40,7 +41,7 @@ def _new_rating(scope: str, user_id: int, now: float) -> RatingRow:
     return RatingRow(scope, user_id, INITIAL_RATING, 0, 0, 0, 0, now)
 
 
-async def rate_result(db: Storage, record: GameRecord, result: ResultRow) -> None:
+async def rate_result(db: Storage, record: LiveGame, result: ResultRow) -> None:
     """Update both players' ratings in every scope of the game (a result hook). A
     practice game against the bot's AI is not rated."""
     if record.vs_ai:

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from bot.history import History
+from bot.archive.history import History
 from bot.settings import README_SECTION, Settings, SettingsError
 from bot.storage import Storage, latest_version, open_database
 from bot.storage.protocol import is_postgres_url

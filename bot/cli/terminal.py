@@ -1,11 +1,11 @@
 """Play Schotten-Totten in the terminal: against the AI, or two people on one keyboard.
 
-    python -m bot.terminal                       # you against the AI (hard)
-    python -m bot.terminal --level easy --seed 7
-    python -m bot.terminal --vs human --tactics  # hot seat, tactics variant
-    python -m bot.terminal --replay game.txt     # step through a game record
+    python -m bot.cli.terminal                       # you against the AI (hard)
+    python -m bot.cli.terminal --level easy --seed 7
+    python -m bot.cli.terminal --vs human --tactics  # hot seat, tactics variant
+    python -m bot.cli.terminal --replay game.txt     # step through a game record
 
-No token, no network: the board is the bot's own rendering (``bot.render``). Moves use
+No token, no network: the board is the bot's own rendering (``bot.text.render``). Moves use
 the log notation (``play R7 3``, ``claim 3``, ``draw clan``, ...) or short forms
 (``R7 3``, ``c3``, ``p``, ``d``); ``help`` lists them. Bad input gets a message and a new
 prompt; ``quit`` resigns; end of input or Ctrl+C leaves.
@@ -24,11 +24,11 @@ import re
 import sys
 from typing import TextIO
 
-from bot import i18n
-from bot.notation import move_text, read_move
-from bot.records import GameRecordFile, RecordError, parse_record
-from bot.render import card_text, describe_hint, render_board, render_hand, render_move, sort_hand
-from bot.text import error_text, t
+from bot.archive.record_file import RecordError, RecordFile, parse_record
+from bot.text import i18n
+from bot.text.catalogue import error_text, t
+from bot.text.notation import move_text, read_move
+from bot.text.render import card_text, describe_hint, render_board, render_hand, render_move, sort_hand
 from rules.ai import LEVELS, choose_move, hint
 from rules.errors import IllegalMove, NotationError
 from rules.game import Game, GameOptions
@@ -196,7 +196,7 @@ class Terminal:
 class Replay:
     """Steps through a finished game's record; every step is rebuilt from the seed."""
 
-    def __init__(self, record: GameRecordFile, inp: TextIO, out: TextIO) -> None:
+    def __init__(self, record: RecordFile, inp: TextIO, out: TextIO) -> None:
         self.record, self.inp, self.out = record, inp, out
         self.names = (record.players[0].name, record.players[1].name)
         self.bottom = 0
@@ -286,7 +286,7 @@ def replay_file(path: str, inp: TextIO, out: TextIO, err: TextIO) -> int:
 
 
 def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.terminal", description="Play Schotten-Totten.")
+    parser = argparse.ArgumentParser(prog="python -m bot.cli.terminal", description="Play Schotten-Totten.")
     parser.add_argument("--vs", choices=("ai", "human"), default="ai")
     parser.add_argument("--level", choices=LEVELS, default="hard")
     parser.add_argument("--seed", type=int, default=None, help="deal and AI seed (default: random)")

@@ -19,7 +19,8 @@ from bot.storage import MatchRow, ResultRow, Storage
 from rules.game import GameOptions, Result, match_points
 
 if TYPE_CHECKING:
-    from bot.service import GameRecord, GameService
+    from bot.games.live import LiveGame
+    from bot.games.service import GameService
 
 
 def match_winner(match: MatchRow, scores: tuple[int, int]) -> int | None:
@@ -29,7 +30,7 @@ def match_winner(match: MatchRow, scores: tuple[int, int]) -> int | None:
     return match.players[0] if scores[0] > scores[1] else match.players[1]
 
 
-def next_first_player(record: GameRecord, result: Result) -> int:
+def next_first_player(record: LiveGame, result: Result) -> int:
     """Engine player who starts the next game of a match: the winner; after a draw,
     the player who did not start this one."""
     return (1 - record.first_player) if result.winner is None else result.winner
@@ -91,7 +92,7 @@ class MatchService:
         """The active game of a match, if any (the one that follows a finished game)."""
         return await next_match_game(self.db, match_id)
 
-    async def result_hook(self, db: Storage, record: GameRecord, result: ResultRow) -> None:
+    async def result_hook(self, db: Storage, record: LiveGame, result: ResultRow) -> None:
         """Score a finished game of a match and create the next game (a result hook)."""
         if record.match_id is None:
             return

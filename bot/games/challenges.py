@@ -13,9 +13,10 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.errors import ServiceError, UserRef
-from bot.matches import MatchService
-from bot.service import GameRecord, GameService
+from bot.games.errors import ServiceError, UserRef
+from bot.games.live import LiveGame
+from bot.games.matches import MatchService
+from bot.games.service import GameService
 from bot.storage import ChallengeRow, Storage
 from rules.game import GameOptions
 
@@ -114,7 +115,7 @@ class ChallengeService:
             raise ServiceError("challenge_gone")
         return _challenge(row)
 
-    async def accept(self, challenge_id: int, user_id: int) -> tuple[Challenge, GameRecord]:
+    async def accept(self, challenge_id: int, user_id: int) -> tuple[Challenge, LiveGame]:
         """Start the challenge's game (and match). Raises ``ServiceError`` and changes
         nothing if the challenge is no longer open or the two already play here."""
         row = await self._open(challenge_id, user_id)

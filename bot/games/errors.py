@@ -1,7 +1,7 @@
 """Errors the game service raises for requests it refuses.
 
 Like the engine's ``rules.errors.RulesError``, each carries a stable ``code`` and its
-``params``; ``bot/text.py`` translates them by ``code``. ``str(error)`` is plain English
+``params``; ``bot/text/catalogue.py`` translates them by ``code``. ``str(error)`` is plain English
 for logs and tests. Messages name game ids and user ids only, never cards.
 """
 
@@ -9,10 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from bot.service import GameRecord
+
+class GameRef(Protocol):
+    """What an error needs of a live game (``bot/games/live.py``'s ``LiveGame``)."""
+
+    @property
+    def id(self) -> int: ...
+
+    def opponent_of(self, user_id: int) -> int | None: ...
 
 
 @dataclass(frozen=True)
@@ -88,7 +94,7 @@ class AmbiguousGame(ServiceError):
     code = "ambiguous_game"
     template = "You have several games going ({game_ids}); say which one."
 
-    def __init__(self, games: Sequence[GameRecord]) -> None:
+    def __init__(self, games: Sequence[GameRef]) -> None:
         self.games = list(games)
         ids = ", ".join(f"#{g.id}" for g in self.games)
         super().__init__(game_ids=ids, count=len(self.games))
@@ -106,6 +112,7 @@ __all__ = [
     "AmbiguousGame",
     "GameFinished",
     "GameNotFound",
+    "GameRef",
     "GameUnreadable",
     "NoActiveGame",
     "NotAPlayer",

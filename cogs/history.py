@@ -7,12 +7,12 @@
   bottom, as in the channel), the move just made, and both hands (the game is over).
   Its buttons carry the game and the step (``st:rp:<game>:<step>:<f|b|n|l>``); the
   reply is ephemeral and a button edits it.
-* Export: the game as a ``schotten-record`` file (:mod:`bot.records`).
+* Export: the game as a ``schotten-record`` file (:mod:`bot.archive.record_file`).
 
 Who may see a game (:func:`visible_game`): its players, and members of the server it
 was played in (a game in DMs: its players only). Anyone else is told there is no such
 game, so that nothing about it shows, not even that it exists. Only then is a game
-still in progress refused, by :meth:`bot.history.StoredGame.finished`: its moves would
+still in progress refused, by :meth:`bot.archive.history.StoredGame.finished`: its moves would
 tell the hands.
 """
 
@@ -24,11 +24,11 @@ from datetime import UTC, datetime
 import discord
 
 from bot.app import SchottenBot
-from bot.errors import GameNotFound, ServiceError
-from bot.history import FinishedGame, HistoryEntry, StoredGame
-from bot.records import export_game
-from bot.render import card_text, code_block, render_board, render_move, sort_hand
-from bot.text import t
+from bot.archive.history import FinishedGame, HistoryEntry, StoredGame
+from bot.archive.record_file import export_game
+from bot.games.errors import GameNotFound, ServiceError
+from bot.text.catalogue import t
+from bot.text.render import card_text, code_block, render_board, render_move, sort_hand
 from cogs.table.messages import in_code, in_text
 from cogs.ui import Interaction
 from cogs.ui.layouts import history_view, replay_view

@@ -1,0 +1,1 @@
+"""Finished games: history, replay and the record file."""

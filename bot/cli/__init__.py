@@ -1,0 +1,1 @@
+"""The command-line entry points: the bot and its operator commands, the terminal game."""

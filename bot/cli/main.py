@@ -1,0 +1,259 @@
+"""``python -m bot``: run the bot until SIGINT or SIGTERM.
+
+Reads the settings from the environment and ``.env``, logs through discord.py's
+logging set-up, and on a signal closes Discord and then the database, so that a
+restart (systemd, Docker, Ctrl+C) never interrupts a move half-written. With SQLite it
+first locks the database file: a second bot process on the same file stops at once.
+
+``python -m bot migrate-to-postgres --from schotten.db --to postgresql://...`` copies a
+SQLite database into an empty PostgreSQL database (``bot/storage/transfer.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sqlite3
+import sys
+from pathlib import Path
+from typing import TextIO
+
+import asyncpg
+import discord
+
+from bot.app import create_bot
+from bot.settings import README_SECTION, Settings, SettingsError
+from bot.storage import MigrationError, StorageError, backup, filelock
+from bot.storage.postgres import redact
+from bot.storage.protocol import is_postgres_url
+from bot.storage.transfer import sqlite_to_postgres
+
+log = logging.getLogger("bot")
+
+MISSING_TOKEN = f"""\
+error: DISCORD_TOKEN is not set.
+
+The bot needs its Discord bot token. Put it in a .env file next to where you run the
+bot (copy .env.example to .env and fill in DISCORD_TOKEN), or set the DISCORD_TOKEN
+environment variable. How to create the application and get a token:
+README.md, section "Set-up". Every setting: {README_SECTION}.
+"""
+
+
+LOG_FORMAT = "[{asctime}] [{levelname:<8}] {name}: {message}"  # discord.py's, without colour
+
+
+def configure_logging(level: int, stream: TextIO | None = None) -> None:
+    """Log to ``stream`` (standard error) in discord.py's format.
+
+    Colours only on a terminal: discord.py also colours whenever it detects Docker, and
+    then a log file or the journal fills with escape codes.
+    """
+    stream = sys.stderr if stream is None else stream
+    handler = logging.StreamHandler(stream)
+    if stream.isatty():
+        discord.utils.setup_logging(handler=handler, level=level)  # discord.py's colours
+    else:
+        formatter = logging.Formatter(LOG_FORMAT, "%Y-%m-%d %H:%M:%S", style="{")
+        discord.utils.setup_logging(handler=handler, formatter=formatter, level=level)
+    # At DEBUG these log request bodies, gateway payloads and SQL parameters, i.e. hands.
+    for payload_logger in ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite"):
+        logging.getLogger(payload_logger).setLevel(max(level, logging.INFO))
+    # The bot joins no voice channel, so it needs neither PyNaCl nor davey: without this,
+    # the first Client warns on every start that voice will not be supported.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run the Schotten-Totten Discord bot.",
+    )
+    parser.add_argument(
+        "--env-file", default=".env", help="settings file read under the environment (default .env)"
+    )
+    parser.add_argument(
+        "--sync",
+        action="store_true",
+        help="sync the slash commands even if they look unchanged since last time",
+    )
+    commands = parser.add_subparsers(dest="command", title="instead of running the bot")
+    # export parses its own options (``python -m bot export --help``): handed on whole.
+    commands.add_parser(
+        "export",
+        help="write every finished game of a server as JSON lines (python -m bot export --help)",
+        add_help=False,
+    )
+    backup_cmd = commands.add_parser(
+        "backup",
+        help="copy the database (DATABASE_PATH) to a new file; safe while the bot runs",
+        description="Copy the database (DATABASE_PATH) to FILE with SQLite's online backup. "
+        "Safe while the bot runs; FILE must not exist.",
+    )
+    backup_cmd.add_argument("file", help="the new backup file")
+    clear = commands.add_parser(
+        "clear-guild-commands",
+        help="remove the bot's slash commands from one server (e.g. an earlier DEV_GUILD_ID)",
+        description="Remove the bot's slash commands from one server, e.g. a test server that "
+        "got them through DEV_GUILD_ID. Needs DISCORD_TOKEN; does not start the bot.",
+    )
+    clear.add_argument("guild_id", type=int, metavar="SERVER_ID")
+    move = commands.add_parser(
+        "migrate-to-postgres",
+        help="copy a SQLite database into an empty PostgreSQL database",
+        description="Copy every table of a SQLite database into an empty PostgreSQL database, keeping "
+        "the ids. Stop the bot first; the SQLite file is left as it is (keep it as a backup).",
+    )
+    move.add_argument(
+        "--from", dest="source", metavar="PATH", help="the SQLite database file (default: DATABASE_PATH)"
+    )
+    move.add_argument(
+        "--to",
+        dest="target",
+        metavar="URL",
+        help="the PostgreSQL database, postgresql://... (default: DATABASE_URL)",
+    )
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "export":
+        args.export_args = rest
+    elif rest:
+        parser.error("unrecognized arguments: " + " ".join(rest))
+    return args
+
+
+def backup_database(settings: Settings, target: str) -> int:
+    if settings.database_url:
+        print(
+            "error: backup copies a SQLite database; for PostgreSQL (DATABASE_URL) use pg_dump.",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        backup(settings.database_path, target)
+    except (OSError, sqlite3.Error) as error:
+        print(f"error: backup of {settings.database_path} (DATABASE_PATH) failed: {error}", file=sys.stderr)
+        return 1
+    print(f"Backed up {settings.database_path} to {target}.")
+    return 0
+
+
+async def clear_guild_commands(settings: Settings, guild_id: int) -> None:
+    """Log in (HTTP only, no gateway), remove the commands of one server, log out."""
+    assert settings.token is not None
+    bot = create_bot(database=settings.database, settings=settings, sync_commands=False, extensions=[])
+    async with bot:
+        await bot.login(settings.token)  # also runs setup_hook: opens the database
+        await bot.clear_guild_commands(guild_id)
+
+
+async def run(settings: Settings, *, force_sync: bool = False) -> None:
+    assert settings.token is not None
+    bot = create_bot(database=settings.database, settings=settings, force_sync=force_sync)
+    bot.freeze_startup_objects = True
+    loop = asyncio.get_running_loop()
+    closing: set[asyncio.Task[None]] = set()  # a reference, so the task is not collected
+
+    def stop(signum: int) -> None:
+        log.info("Received %s; shutting down", signal.Signals(signum).name)
+        task = loop.create_task(bot.close())
+        closing.add(task)
+        task.add_done_callback(closing.discard)
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # Windows: Ctrl+C still raises KeyboardInterrupt
+            loop.add_signal_handler(signum, stop, signum)
+    async with bot:  # closes the bot (and with it the database) however start() ends
+        await bot.start(settings.token)
+    log.info("Stopped")
+
+
+def migrate_to_postgres(settings: Settings, source: str | None, target: str | None) -> int:
+    source = source or settings.database_path
+    target = target or settings.database_url
+    if not target or not is_postgres_url(target):
+        print(
+            "error: give the PostgreSQL database as --to postgresql://... (or set DATABASE_URL).",
+            file=sys.stderr,
+        )
+        return 2
+    print(f"Copying {source} into {redact(target)} ...")
+    try:
+        counts = asyncio.run(sqlite_to_postgres(source, target))
+    except (StorageError, MigrationError, sqlite3.Error, asyncpg.PostgresError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    for table, count in sorted(counts.items()):
+        print(f"  {table}: {count} rows")
+    print(
+        f"Done. Set DATABASE_URL={redact(target)} (with its password) and start the bot; "
+        f"keep {source} as a backup."
+    )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.command == "export":
+        from bot.cli import export  # only the operator's command needs it
+
+        return export.main(["--env-file", args.env_file, *args.export_args])
+    try:
+        settings = Settings.from_env(env_file=args.env_file)
+    except SettingsError as error:
+        print(f"error: {error}\nSee {README_SECTION}.", file=sys.stderr)
+        return 2
+    if args.command == "backup":
+        return backup_database(settings, args.file)
+    if args.command == "migrate-to-postgres":
+        return migrate_to_postgres(settings, args.source, args.target)
+    if not settings.token:
+        print(MISSING_TOKEN, file=sys.stderr, end="")
+        return 2
+    sqlite_file = settings.database_url is None and settings.database_path != ":memory:"
+    if sqlite_file:
+        try:  # a fresh install may name a data directory that does not exist yet
+            Path(settings.database_path).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            print(f"error: DATABASE_PATH={settings.database_path!r}: {error.strerror}.", file=sys.stderr)
+            return 2
+    configure_logging(settings.log_level_value)
+    setting = "DATABASE_URL" if settings.database_url else "DATABASE_PATH"
+    where = redact(settings.database)
+    lock = None
+    try:
+        if args.command == "clear-guild-commands":
+            # Touches the bookkeeping of command syncs only: allowed beside a running bot.
+            asyncio.run(clear_guild_commands(settings, args.guild_id))
+        else:
+            if sqlite_file:  # before Discord: a second process on the same file stops here
+                lock = filelock.acquire(settings.database_path)
+            asyncio.run(run(settings, force_sync=args.sync))
+    except discord.LoginFailure:
+        log.error("Discord refused DISCORD_TOKEN; check it (%s).", 'README.md, section "Set-up"')
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        log.error("Discord refused a privileged intent; this bot needs none, so check the code's intents.")
+        return 1
+    except discord.HTTPException as error:  # clear-guild-commands: e.g. not in that server
+        log.error("Discord refused: %s", error)
+        return 1
+    except (sqlite3.Error, asyncpg.PostgresError, MigrationError, StorageError) as error:
+        log.error("Cannot use the database %s (%s): %s", where, setting, error)
+        return 1
+    except OSError as error:  # aiohttp's connection errors are OSErrors
+        log.error("Cannot reach Discord: %s. The bot stops; a supervisor may restart it.", error)
+        return 1
+    except KeyboardInterrupt:  # only where signal handlers are unavailable
+        pass
+    finally:
+        if lock is not None:
+            filelock.release(lock)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

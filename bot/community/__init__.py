@@ -1,0 +1,1 @@
+"""Players across games: ratings, rankings, languages and display names."""

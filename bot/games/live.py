@@ -1,0 +1,114 @@
+"""A live game as the services hold it (``LiveGame``), and what one request changed
+(``MoveOutcome``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bot.games.errors import NotAPlayer
+from bot.storage import ResultRow
+from rules.game import Applied, Game, GameOptions, Result
+
+
+@dataclass(frozen=True)
+class LiveGame:
+    """A game as stored: who plays it where, and the engine ``Game`` at ``version``.
+
+    Treat ``game`` as read-only: the service replaces the record after every move
+    rather than changing it, so a record you hold stays a consistent snapshot.
+    """
+
+    id: int
+    guild_id: int | None
+    channel_id: int | None
+    players: tuple[int, int]  # Discord user ids; players[i] is engine player i
+    options: GameOptions
+    seed: int
+    status: Literal["active", "finished"]
+    game: Game
+    version: int
+    board_message_id: int | None = None
+    dm_message_ids: tuple[int | None, int | None] = (None, None)  # by engine player
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    turn_started_at: float | None = None
+    deadline: float | None = None  # the player to move forfeits after this time
+    reminded: bool = False
+    match_id: int | None = None
+    first_player: int = 0  # engine player who moved first
+    ai_player: int | None = None  # engine seat of the bot's own AI; None: two people
+    ai_level: str | None = None  # the AI's difficulty (rules.ai LEVELS) when ai_player is set
+
+    @property
+    def vs_ai(self) -> bool:
+        """A game against the bot's AI: unrated, the AI's turns have no deadline."""
+        return self.ai_player is not None
+
+    @property
+    def ai_to_move(self) -> bool:
+        return self.ai_player is not None and self.current_player == self.ai_player
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == "active"
+
+    @property
+    def result(self) -> Result | None:
+        return self.game.result if self.game.is_over else None
+
+    @property
+    def current_player(self) -> int | None:
+        """Engine player to move (0/1), None when over."""
+        return None if self.game.is_over else self.game.current_player
+
+    @property
+    def current_user(self) -> int | None:
+        """Discord user id of the player to move, None when over."""
+        player = self.current_player
+        return None if player is None else self.players[player]
+
+    def player_of(self, user_id: int) -> int | None:
+        """Engine player (0/1) of ``user_id``, None for a spectator."""
+        if user_id == self.players[0]:
+            return 0
+        if user_id == self.players[1]:
+            return 1
+        return None
+
+    def require_player(self, user_id: int) -> int:
+        """Engine player (0/1) of ``user_id``; ``NotAPlayer`` for anyone else."""
+        player = self.player_of(user_id)
+        if player is None:
+            raise NotAPlayer(self.id, user_id)
+        return player
+
+    def opponent_of(self, user_id: int) -> int | None:
+        player = self.player_of(user_id)
+        return None if player is None else self.players[1 - player]
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    """What one request changed, for the cogs to announce.
+
+    ``applied[0]`` is the request's own move (absent for resign/forfeit when the engine
+    returns no record); the rest were forced and applied automatically.
+    """
+
+    game: LiveGame
+    applied: list[Applied] = field(default_factory=list)
+    finished: bool = False
+    previous_version: int = 0
+    turn_changed: bool = False  # the player to move is now someone else
+    result: ResultRow | None = None  # the stored result, when this finished the game
+    outbox_id: int | None = None  # the publication recorded with the commit (see GameService)
+
+
+def options_to_dict(options: GameOptions) -> dict[str, Any]:
+    """JSON-compatible form of ``GameOptions`` for the database."""
+    return dict(options.to_dict())
+
+
+def options_from_dict(data: dict[str, Any]) -> GameOptions:
+    return GameOptions.from_dict(data)

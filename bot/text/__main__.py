@@ -1,0 +1,18 @@
+"""``python -m bot.text``: merge new or changed English texts of the catalogue
+(``bot/text/catalogue.py``) into every language's ``locale/<lang>.po``
+(``docs/languages.md``)."""
+
+import sys
+
+from bot.text.catalogue import CATALOGUE
+from bot.text.i18n import update_catalogues
+
+
+def main() -> int:
+    for path in update_catalogues(CATALOGUE):
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
