@@ -1104,75 +1104,72 @@ class Game:
             _legal=legal,
         )
 
-    def determinize(self, player: int, rng: random.Random) -> Game:
-        """A copy where everything ``player`` cannot see (the opponent's hand and the deck
-        order, except cards ``player`` put back with Scout) is dealt again at random."""
-        return Game._from_view(self.view(player), rng)
-
     @classmethod
-    def _from_view(cls, v: PlayerView, rng: random.Random) -> Game:
-        options = v.options
-        rules = options.rules
+    def from_view(
+        cls,
+        view: PlayerView,
+        *,
+        opponent_hand: list[Card],
+        clan_deck: list[Card],
+        tactic_deck: list[Card],
+    ) -> Game:
+        """A game as ``view`` shows it, with the cards the view hides given: the
+        opponent's hand and both decks (their top last). The cards the viewer put back
+        with Scout must lie where the view says (``known_deck_cards``). The game has no
+        seed and an empty log, so it cannot be replayed; :mod:`rules.ai.determinize`
+        deals the hidden cards at random for the AI's search.
+
+        Raises ValueError when the hidden cards do not fit the view's counts."""
+        if (len(clan_deck), len(tactic_deck)) != view.deck_sizes:
+            raise ValueError(
+                f"the decks hold {len(clan_deck)} and {len(tactic_deck)} cards, not {view.deck_sizes}"
+            )
+        if len(opponent_hand) != view.opponent_hand_size:
+            raise ValueError(f"the opponent holds {view.opponent_hand_size} cards, not {len(opponent_hand)}")
+        decks = {"clan": clan_deck, "tactic": tactic_deck}
+        known: list[set[tuple[str, int]]] = [set(), set()]
+        me, o = view.player, 1 - view.player
+        for deck_name, depth, card in view.known_deck_cards:
+            deck = decks[deck_name]
+            idx = len(deck) - 1 - depth
+            if not 0 <= idx < len(deck) or deck[idx] != card:
+                raise ValueError(f"{card} is not {depth} cards deep in the {deck_name} deck")
+            known[me].add((deck_name, idx))
+        options = view.options
         g = cls._blank()
         g.seed = None
         g.options = options
-        g._rules = rules
+        g._rules = options.rules
         g.first_player = None
-        me, o = v.player, 1 - v.player
-        g._sides = [[list(st.sides[0]), list(st.sides[1])] for st in v.stones]
-        g._owner = [st.owner for st in v.stones]
-        g._first = [st.first_complete for st in v.stones]
-        g._fog = [st.fog for st in v.stones]
-        g._mud = [st.mud for st in v.stones]
+        g._sides = [[list(st.sides[0]), list(st.sides[1])] for st in view.stones]
+        g._owner = [st.owner for st in view.stones]
+        g._first = [st.first_complete for st in view.stones]
+        g._fog = [st.fog for st in view.stones]
+        g._mud = [st.mud for st in view.stones]
         g._epoch = [0] * STONES
         g._complete = g._count_complete()
-        g.discards = list(v.discards)
-        # Unseen cards: everything minus the table, the discards, my hand and known deck cards.
-        unseen = list(rules.clan_deck()) + (list(rules.tactic_deck()) if options.tactics else [])
-        seen: list[Card] = [c for st in v.stones for side in st.sides for c in side]
-        seen += [c for st in v.stones for c, _ in st.terrain]
-        seen += [c for _, c in v.discards] + list(v.hand) + [c for _, _, c in v.known_deck_cards]
-        seen += v.opponent_known_cards
-        for c in seen:
-            unseen.remove(c)
-        clan = [c for c in unseen if not c.is_tactic]
-        tac = [c for c in unseen if c.is_tactic]
-        rng.shuffle(clan)
-        rng.shuffle(tac)
-        # The opponent's hand: the cards the viewer knows it holds, then random ones of
-        # the right backs (tactic cards look different, so their number is public).
-        opp_hand = list(v.opponent_known_cards)
-        n_tac = v.opponent_hand_tactics - sum(1 for c in opp_hand if c.is_tactic)
-        n_clan = v.opponent_hand_size - len(opp_hand) - n_tac
-        opp_hand += [tac.pop() for _ in range(n_tac)] + [clan.pop() for _ in range(n_clan)]
+        g.discards = list(view.discards)
         hands: list[list[Card]] = [[], []]
-        hands[me] = list(v.hand)
-        hands[o] = opp_hand
+        hands[me] = list(view.hand)
+        hands[o] = list(opponent_hand)
         g._hands = hands
-        decks = {"clan": clan, "tactic": tac}
-        known: list[set[tuple[str, int]]] = [set(), set()]
-        for deck_name, depth, card in sorted(v.known_deck_cards, key=lambda k: (k[0], -k[1])):
-            deck = decks[deck_name]
-            idx = v.deck_sizes[0 if deck_name == "clan" else 1] - 1 - depth
-            deck.insert(idx, card)
-            known[me].add((deck_name, idx))
-        g._clan_deck = clan
-        g._tactic_deck = tac
+        g._clan_deck = list(clan_deck)
+        g._tactic_deck = list(tactic_deck)
         g._unplayed = 0
-        for c in clan + hands[0] + hands[1]:
+        for c in g._clan_deck + hands[0] + hands[1]:
             if not c.is_tactic:
                 g._unplayed |= _BIT[c.id]
-        g._current = v.current_player if v.current_player is not None else 0
-        g._phase = v.phase if v.phase != "over" else "play"
-        g._passes = v.consecutive_passes
-        g._tactics_played = list(v.tactics_played)
-        g._leaders = list(v.leaders_played)
-        g._scout_left = v.scout_draws_left
+        g._current = view.current_player if view.current_player is not None else 0
+        g._phase = view.phase if view.phase != "over" else "play"
+        g._passes = view.consecutive_passes
+        g._tactics_played = list(view.tactics_played)
+        g._leaders = list(view.leaders_played)
+        g._scout_left = view.scout_draws_left
         g._known = known
         g._known_hand = [[], []]
-        g._known_hand[me] = list(v.opponent_known_cards)
+        g._known_hand[me] = list(view.opponent_known_cards)
         g._log = []
-        g._result = v.result
+        g._result = view.result
         return g
 
     # ---------------------------------------------------------------- serialization

@@ -7,7 +7,6 @@ the cards the viewer put back there with Scout, which the viewer knows).
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -15,7 +14,7 @@ from rules.cards import Card
 from rules.moves import Move
 
 if TYPE_CHECKING:
-    from rules.game import Game, GameOptions, Result
+    from rules.game import GameOptions, Result
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +96,3 @@ class PlayerView:
     def legal_moves(self) -> list[Move]:
         """The viewer's legal moves (empty when it is not the viewer's turn)."""
         return list(self._legal)
-
-    def sample_game(self, rng: random.Random) -> Game:
-        """A full :class:`Game` consistent with this view: the unseen cards are dealt at
-        random to the opponent's hand and the decks. For AI determinization; the sample
-        has no seed and an empty log."""
-        from rules.game import Game
-
-        return Game._from_view(self, rng)

@@ -40,6 +40,7 @@ import time
 from dataclasses import dataclass, field
 
 from rules.ai import heuristic
+from rules.ai.determinize import sample_game
 from rules.ai.situation import from_view, side_key
 from rules.cards import CARDS_BY_ID, Card, ClanCard, Tactic, TacticCard, TacticKind, tactic_card
 from rules.claims import prove_claim
@@ -727,7 +728,7 @@ def winning_move(view: PlayerView, moves: list[Move]) -> Move | None:
     Claim proofs depend on the table only (every unplayed clan card counts as possible),
     so one world sampled from the view answers for all of them."""
     me = view.player
-    game = view.sample_game(random.Random(0))
+    game = sample_game(view, random.Random(0))
     owned = {st.number for st in view.stones if st.owner == me}
     for m in sorted(moves, key=str):
         g = game.clone()
