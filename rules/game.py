@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from rules import errors
 from rules.cards import CARDS_BY_ID, Card, ClanCard, Tactic, TacticCard, TacticKind, tactic_card
@@ -51,13 +51,20 @@ from rules.moves import (
     Traitor,
     parse_move,
 )
-from rules.rulesets import Ruleset, get_ruleset
+from rules.rulesets import Ruleset
+from rules.values import REASONS as REASONS
+from rules.values import ClaimTimingName as ClaimTimingName
+from rules.values import GameOptions as GameOptions
+from rules.values import Phase as Phase
+from rules.values import Reason as Reason
+from rules.values import Result as Result
+from rules.values import TurnPhase as TurnPhase
+from rules.values import match_points as match_points
+from rules.values import parse_reason as parse_reason
 from rules.view import PlayerView, StoneView
 
 FORMAT = 1
 STONES = 9
-ClaimTimingName = Literal["anytime", "turn-start"]
-Phase = Literal["play", "draw", "scout_draw", "scout_return", "over"]
 
 LEADER = tactic_card(Tactic.LEADER)
 FOG = tactic_card(Tactic.FOG)
@@ -69,54 +76,6 @@ TRAITOR = tactic_card(Tactic.TRAITOR)
 
 
 # --------------------------------------------------------------------------- values
-
-
-@dataclass(frozen=True, slots=True)
-class GameOptions:
-    """How a game is played. ``ruleset`` is stored by name (a Ruleset is accepted)."""
-
-    ruleset: str = "schotten-totten"
-    tactics: bool = False
-    claim_timing: ClaimTimingName = "anytime"
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "ruleset", get_ruleset(self.ruleset).name)
-        if self.claim_timing not in ("anytime", "turn-start"):
-            raise errors.NotationError(str(self.claim_timing), what="claim timing")
-
-    @property
-    def rules(self) -> Ruleset:
-        return get_ruleset(self.ruleset)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"ruleset": self.ruleset, "tactics": self.tactics, "claim_timing": self.claim_timing}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> GameOptions:
-        return cls(d["ruleset"], bool(d["tactics"]), d["claim_timing"])
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    winner: int | None  # None: a draw
-    reason: str  # "three_adjacent" | "five_stones" | "both_passed" | "resigned" | "timeout"
-    stones: tuple[int, int]  # stones owned by player 0 and player 1
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"winner": self.winner, "reason": self.reason, "stones": list(self.stones)}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Result:
-        return cls(d["winner"], d["reason"], (d["stones"][0], d["stones"][1]))
-
-
-def match_points(result: Result) -> tuple[int, int]:
-    """Match scoring: the winner scores 5, the loser 1 per stone owned. In a draw (both
-    passed, equal stones) nobody won, so each scores 1 per stone owned."""
-    points = [result.stones[0], result.stones[1]]
-    if result.winner is not None:
-        points[result.winner] = 5
-    return (points[0], points[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +227,7 @@ class Game:
     _epoch: list[int]  # bumped when a stone changes, invalidating cached proofs
     _complete: list[int]  # per player: bit mask of stones where their side is complete
     _current: int  # stays the last mover's opponent once the game is over
-    _phase: str  # "over" is derived from _result
+    _phase: TurnPhase  # "over" is derived from _result
     _passes: int
     _tactics_played: list[int]
     _leaders: list[int]
@@ -401,7 +360,7 @@ class Game:
 
     @property
     def phase(self) -> Phase:
-        return "over" if self._result is not None else self._phase  # type: ignore[return-value]
+        return "over" if self._result is not None else self._phase
 
     @property
     def is_over(self) -> bool:
@@ -553,7 +512,7 @@ class Game:
     def _claims_allowed(self) -> bool:
         return self._phase == "play" or (self._phase == "draw" and self.options.claim_timing == "anytime")
 
-    def _win_reason(self, player: int) -> str | None:
+    def _win_reason(self, player: int) -> Reason | None:
         owner = self._owner
         for a, b, c in _ADJACENT:
             if owner[a] == player and owner[b] == player and owner[c] == player:
@@ -757,7 +716,7 @@ class Game:
         """``player`` ran out of time: the other player wins (reason "timeout")."""
         return self._end_by(player, "timeout")
 
-    def _end_by(self, player: int, reason: str) -> Applied:
+    def _end_by(self, player: int, reason: Reason) -> Applied:
         if self._result is not None:
             raise errors.GameOver()
         if player not in (0, 1):
@@ -946,7 +905,7 @@ class Game:
         if known and card in known:
             known.remove(card)
 
-    def _ruse_done(self, card: TacticCard, move: Move, p: int, phase: str = "draw") -> Applied:
+    def _ruse_done(self, card: TacticCard, move: Move, p: int, phase: TurnPhase = "draw") -> Applied:
         self._remove_from_hand(p, card)
         self.discards.append((p, card))
         self._tactics_played[p] += 1
@@ -1291,7 +1250,7 @@ class Game:
         return f"<Game {self._rules.name} v{self.version} phase={self.phase}>"
 
 
-_END_REASON = {Resign: "resigned", Forfeit: "timeout"}
+_END_REASON: dict[type[Resign | Forfeit], Reason] = {Resign: "resigned", Forfeit: "timeout"}
 _RUSE_VERB = {SCOUT: "scout", REDEPLOY: "redeploy", DESERTER: "deserter", TRAITOR: "traitor"}
 _HANDLERS: dict[type, Any] = {
     Claim: Game._claim,

@@ -8,13 +8,10 @@ the cards the viewer put back there with Scout, which the viewer knows).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from rules.cards import Card
 from rules.moves import Move
-
-if TYPE_CHECKING:
-    from rules.game import GameOptions, Result
+from rules.values import GameOptions, Phase, Result
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +66,7 @@ class PlayerView:
     #: Cards the viewer put back with Scout that the opponent has drawn and still holds.
     opponent_known_cards: tuple[Card, ...]
     current_player: int | None
-    phase: str
+    phase: Phase
     consecutive_passes: int
     scout_draws_left: int
     #: The moves so far, the opponent's Scout return hidden as None. Draws never show cards.

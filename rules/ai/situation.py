@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from rules.cards import COLOURS, Card, ClanCard, Tactic, TacticCard, is_joker
 from rules.formations import side_strength, tables
 from rules.rulesets import Ruleset, get_ruleset
+from rules.values import Phase
 from rules.view import PlayerView
 
 
@@ -48,7 +49,7 @@ class Situation:
     clan_deck: int
     tactic_deck: int
     tactics_played: tuple[int, int]  # (mine, theirs)
-    phase: str
+    phase: Phase
     legal: list = field(default_factory=list)
 
     @property
