@@ -32,6 +32,7 @@ decisions` say them too):
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,8 +50,11 @@ from rules.moves import (
     Scout,
     ScoutReturn,
     Traitor,
-    parse_move,
 )
+from rules.moves import Forfeit as Forfeit
+from rules.moves import LogMove as LogMove
+from rules.moves import Resign as Resign
+from rules.moves import parse_log_move as parse_log_move
 from rules.rulesets import Ruleset
 from rules.values import REASONS as REASONS
 from rules.values import ClaimTimingName as ClaimTimingName
@@ -76,35 +80,6 @@ TRAITOR = tactic_card(Tactic.TRAITOR)
 
 
 # --------------------------------------------------------------------------- values
-
-
-@dataclass(frozen=True, slots=True)
-class Resign:
-    """Logged when a player resigns (not a move of the rules; see :meth:`Game.resign`)."""
-
-    def __str__(self) -> str:
-        return "resign"
-
-
-@dataclass(frozen=True, slots=True)
-class Forfeit:
-    """Logged when a player runs out of time (see :meth:`Game.forfeit`)."""
-
-    def __str__(self) -> str:
-        return "forfeit"
-
-
-LogMove = Move | Resign | Forfeit
-
-
-def parse_log_move(text: str, *, max_value: int = 10) -> LogMove:
-    """:func:`rules.moves.parse_move` plus ``resign`` and ``forfeit``."""
-    word = text.strip().lower()
-    if word == "resign":
-        return Resign()
-    if word == "forfeit":
-        return Forfeit()
-    return parse_move(text, max_value=max_value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,13 +126,18 @@ def _full_mask(rules: Ruleset) -> int:
     return mask
 
 
+# The clan cards by id: their ids come first, 0 to 59 (CARDS_BY_ID holds them all).
+_CLAN_BY_ID = [card for card in CARDS_BY_ID if isinstance(card, ClanCard)]
+assert all(card.id == i for i, card in enumerate(_CLAN_BY_ID))
+
+
 def _mask_cards(mask: int) -> list[ClanCard]:
     out = []
     while mask:
         low = mask & -mask
-        out.append(CARDS_BY_ID[low.bit_length() - 1])
+        out.append(_CLAN_BY_ID[low.bit_length() - 1])
         mask ^= low
-    return out  # type: ignore[return-value]
+    return out
 
 
 # --------------------------------------------------------------------------- claims glue
@@ -176,6 +156,10 @@ def _prove(
 
 
 # --------------------------------------------------------------------------- the game
+
+# A cached claim check (Game._check): the stone's epoch, the claimer's side length, ok,
+# lost, the counter-example and its card mask.
+_Proved = tuple[int, int, bool, bool, tuple[Card, ...] | None, int]
 
 
 class Game:
@@ -237,7 +221,7 @@ class Game:
     _log: list[tuple[int, LogMove]]
     _result: Result | None
     _unplayed: int  # bit mask of clan card ids not on the table
-    _cache: list[list[Any]]
+    _cache: list[list[_Proved | None]]  # [player][stone], see _check
 
     # ---------------------------------------------------------------- construction
 
@@ -334,7 +318,7 @@ class Game:
         cls,
         seed: int | str,
         options: GameOptions | None,
-        log: list[tuple[int, Any]],
+        log: Sequence[tuple[int, LogMove | str]],
         first_player: int | None = None,
     ) -> Game:
         """Rebuild a game from its seed and move log (moves or their text). When
@@ -691,9 +675,9 @@ class Game:
 
     # ---------------------------------------------------------------- applying moves
 
-    def apply(self, move: LogMove, player: int | None = None) -> Applied:
-        """Apply ``move`` for the current player (or check that ``player`` is current).
-        Raises an IllegalMove subclass and changes nothing when the move is not legal."""
+    def apply(self, move: LogMove | str, player: int | None = None) -> Applied:
+        """Apply ``move`` (or its text) for the current player (or check that ``player``
+        is current). Raises an IllegalMove subclass and changes nothing when the move is not legal."""
         handler = _HANDLERS.get(type(move))
         if handler is None:
             if isinstance(move, str):
@@ -739,7 +723,7 @@ class Game:
         }[self._phase]
         return errors.WrongPhase(expected=expected)
 
-    def _stone_index(self, number: Any) -> int:
+    def _stone_index(self, number: object) -> int:
         if not isinstance(number, int) or not 1 <= number <= STONES:
             raise errors.NoSuchStone(stone=number)
         return number - 1
@@ -914,7 +898,7 @@ class Game:
         self._log.append((p, move))
         return Applied(move, p)
 
-    def _open_stone(self, number: Any) -> int:
+    def _open_stone(self, number: object) -> int:
         s = self._stone_index(number)
         if self._owner[s] is not None:
             raise errors.StoneClaimed(stone=number)
@@ -1032,9 +1016,9 @@ class Game:
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see. Never holds the opponent's hand or the deck order."""
         o = 1 - player
-        last: list[tuple[int, Move | None]] = []
+        last: list[tuple[int, LogMove | None]] = []
         for q, m in self._log:
-            last.append((q, None if (q != player and isinstance(m, ScoutReturn)) else m))  # type: ignore[arg-type]
+            last.append((q, None if (q != player and isinstance(m, ScoutReturn)) else m))
         known = []
         for deck_name, idx in sorted(self._known[player]):
             deck = self._clan_deck if deck_name == "clan" else self._tactic_deck
@@ -1252,7 +1236,8 @@ class Game:
 
 _END_REASON: dict[type[Resign | Forfeit], Reason] = {Resign: "resigned", Forfeit: "timeout"}
 _RUSE_VERB = {SCOUT: "scout", REDEPLOY: "redeploy", DESERTER: "deserter", TRAITOR: "traitor"}
-_HANDLERS: dict[type, Any] = {
+# By the move's type; each handler takes a move of its key's type (hence the Any).
+_HANDLERS: dict[type[object], Callable[[Game, Any, int], Applied]] = {
     Claim: Game._claim,
     PlayCard: Game._play,
     Pass: Game._pass,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.cards import Card
-from rules.moves import Move
+from rules.moves import LogMove, Move
 from rules.values import GameOptions, Phase, Result
 
 
@@ -69,8 +69,9 @@ class PlayerView:
     phase: Phase
     consecutive_passes: int
     scout_draws_left: int
-    #: The moves so far, the opponent's Scout return hidden as None. Draws never show cards.
-    last_moves: tuple[tuple[int, Move | None], ...]
+    #: The moves so far (resign and forfeit included), the opponent's Scout return hidden
+    #: as None. Draws never show cards.
+    last_moves: tuple[tuple[int, LogMove | None], ...]
     result: Result | None
     version: int
     _legal: tuple[Move, ...] = ()

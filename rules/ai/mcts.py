@@ -444,9 +444,9 @@ class World:
             if n > 2:  # two random cards, each to its best stone: cheap and not blind
                 i = int(rand() * n)
                 j = int(rand() * (n - 1))
-                picks: list[int] | tuple[int, ...] = (i, j + 1 if j >= i else j)
+                picks: list[int] | tuple[int, ...] | range = (i, j + 1 if j >= i else j)
             else:
-                picks = range(n)  # type: ignore[assignment]
+                picks = range(n)
             if clan is not None:
                 picks = [clan[k] for k in picks]
             ids = [hand[i].id for i in picks]
