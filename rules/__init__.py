@@ -1,6 +1,6 @@
 """Schotten-Totten rules engine: pure, deterministic, no I/O."""
 
-# The game (rules/game.py, rules/view.py) and the value types it uses.
+# The game (rules/game.py, rules/view.py, rules/values.py) and the value types it uses.
 from rules import errors as errors
 from rules import moves as moves
 from rules.cards import CARDS_BY_ID as CARDS_BY_ID
@@ -32,5 +32,7 @@ from rules.moves import parse_move as parse_move
 from rules.rulesets import BATTLE_LINE as BATTLE_LINE
 from rules.rulesets import SCHOTTEN_TOTTEN as SCHOTTEN_TOTTEN
 from rules.rulesets import Ruleset as Ruleset
+from rules.values import Phase as Phase
+from rules.values import Reason as Reason
 from rules.view import PlayerView as PlayerView
 from rules.view import StoneView as StoneView

@@ -8,6 +8,7 @@ bit masks and lookup tables instead of objects.
 from __future__ import annotations
 
 import enum
+from typing import TypeGuard
 
 from rules.errors import NotationError
 
@@ -178,6 +179,6 @@ def parse_cards(texts: str | list[str] | tuple[str, ...], *, max_value: int = MA
     return [parse_card(t, max_value=max_value) for t in texts]
 
 
-def is_joker(card: Card) -> bool:
+def is_joker(card: Card) -> TypeGuard[TacticCard]:
     """Morale tactics: their colour and value are chosen when the stone is decided."""
     return isinstance(card, TacticCard) and card.tactic.kind is TacticKind.MORALE

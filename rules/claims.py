@@ -318,21 +318,26 @@ _SCAN_FROM = {1: 0, 2: 8, 3: 14}
 
 
 def _prove_plain(
-    mine: Sequence[Card], theirs: Sequence[Card], pool: int, mine_completed_first: bool, t: Tables
+    mine: Sequence[str | Card], theirs: Sequence[str | Card], pool: int, mine_completed_first: bool, t: Tables
 ) -> Proof | None:
     """The base-game case: 3 clan cards a side, no Fog, card objects. ``None``: not this case."""
     if len(mine) != 3:
         return None
+    a, b, c = mine
+    if type(a) is not ClanCard or type(b) is not ClanCard or type(c) is not ClanCard:
+        return None  # a joker, or card texts
     triples = t.triples
-    mine_mask = 1 << mine[0].id | 1 << mine[1].id | 1 << mine[2].id
+    mine_mask = 1 << a.id | 1 << b.id | 1 << c.id
     mine_key = triples.get(mine_mask)
-    if mine_key is None:  # a joker, a card twice, not this ruleset's
+    if mine_key is None:  # a card twice, not this ruleset's
         return None
+    their_clan: list[ClanCard] = []
     their_mask = 0
     for card in theirs:
         if type(card) is not ClanCard:
             return None
         their_mask |= 1 << card.id
+        their_clan.append(card)
     missing = 3 - len(theirs)
     if their_mask & (mine_mask | ~t.clan_mask) or their_mask.bit_count() != 3 - missing:
         return None
@@ -342,7 +347,7 @@ def _prove_plain(
         if their_key is None:
             return None
         ok = mine_key > their_key or (mine_key == their_key and mine_completed_first)
-        return Proof(ok, None if ok else tuple(theirs), mine_strength, strength_of_key(their_key))
+        return Proof(ok, None if ok else tuple(their_clan), mine_strength, strength_of_key(their_key))
 
     pool &= t.clan_mask & ~mine_mask & ~their_mask
     count = pool.bit_count()
@@ -373,13 +378,13 @@ def _prove_plain(
             if key > best:
                 best, best_mask = key, mask
     else:
-        best, added_ids = best_completion(theirs, (), missing, pool, False, t)  # type: ignore[arg-type]
+        best, added_ids = best_completion(their_clan, (), missing, pool, False, t)
         best_mask = their_mask
         for i in added_ids:
             best_mask |= 1 << i
     if best <= mine_key:  # an equal completion loses: mine was complete first
         return Proof(True, None, mine_strength, strength_of_key(best))
-    counter = list(theirs)
+    counter: list[Card] = list(their_clan)
     added = best_mask & ~their_mask
     while added:
         bit = added & -added
@@ -407,20 +412,16 @@ def prove_claim(
     completed first). Raises :class:`ValueError` if ``mine`` is incomplete.
     """
     t = tables(ruleset)
-    if type(mine) is not tuple and type(mine) is not list:
-        mine = tuple(mine)
-    if type(theirs) is not tuple and type(theirs) is not list:
-        theirs = tuple(theirs)
+    # The game's lists and tuples as they are, anything else (read once) as a tuple.
+    ours: Sequence[str | Card] = mine if type(mine) is tuple or type(mine) is list else tuple(mine)
+    other: Sequence[str | Card] = theirs if type(theirs) is tuple or type(theirs) is list else tuple(theirs)
     pool = unplayed & t.clan_mask if isinstance(unplayed, int) else _unplayed_mask(unplayed, t)
     if needed == 3 and not fog:
-        try:
-            proof = _prove_plain(mine, theirs, pool, mine_completed_first, t)  # type: ignore[arg-type]
-        except AttributeError:  # card texts: take the general path
-            proof = None
-        if proof is not None:
+        proof = _prove_plain(ours, other, pool, mine_completed_first, t)
+        if proof is not None:  # None: jokers or card texts, the general path below
             return proof
-    mine_clan, mine_jokers, _ = parse_side(mine, t)
-    their_clan, their_jokers, their_cards = parse_side(theirs, t)
+    mine_clan, mine_jokers, _ = parse_side(ours, t)
+    their_clan, their_jokers, their_cards = parse_side(other, t)
     mine_key = side_key(mine_clan, mine_jokers, needed, fog, t)
     mine_strength = strength_of_key(mine_key)
     missing = needed - len(their_clan) - len(their_jokers)

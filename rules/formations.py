@@ -222,7 +222,7 @@ def parse_side(cards: Iterable[str | Card], t: Tables) -> tuple[list[ClanCard], 
                 raise ValueError(f"{card} appears twice")
             clan.append(card)
         elif is_joker(card):
-            jokers.append(card)  # type: ignore[arg-type]
+            jokers.append(card)
         else:
             raise ValueError(f"{card} is not part of a formation")
     return clan, jokers, every

@@ -32,8 +32,9 @@ decisions` say them too):
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from rules import errors
 from rules.cards import CARDS_BY_ID, Card, ClanCard, Tactic, TacticCard, TacticKind, tactic_card
@@ -49,15 +50,25 @@ from rules.moves import (
     Scout,
     ScoutReturn,
     Traitor,
-    parse_move,
 )
-from rules.rulesets import Ruleset, get_ruleset
+from rules.moves import Forfeit as Forfeit
+from rules.moves import LogMove as LogMove
+from rules.moves import Resign as Resign
+from rules.moves import parse_log_move as parse_log_move
+from rules.rulesets import Ruleset
+from rules.values import REASONS as REASONS
+from rules.values import ClaimTimingName as ClaimTimingName
+from rules.values import GameOptions as GameOptions
+from rules.values import Phase as Phase
+from rules.values import Reason as Reason
+from rules.values import Result as Result
+from rules.values import TurnPhase as TurnPhase
+from rules.values import match_points as match_points
+from rules.values import parse_reason as parse_reason
 from rules.view import PlayerView, StoneView
 
 FORMAT = 1
 STONES = 9
-ClaimTimingName = Literal["anytime", "turn-start"]
-Phase = Literal["play", "draw", "scout_draw", "scout_return", "over"]
 
 LEADER = tactic_card(Tactic.LEADER)
 FOG = tactic_card(Tactic.FOG)
@@ -69,83 +80,6 @@ TRAITOR = tactic_card(Tactic.TRAITOR)
 
 
 # --------------------------------------------------------------------------- values
-
-
-@dataclass(frozen=True, slots=True)
-class GameOptions:
-    """How a game is played. ``ruleset`` is stored by name (a Ruleset is accepted)."""
-
-    ruleset: str = "schotten-totten"
-    tactics: bool = False
-    claim_timing: ClaimTimingName = "anytime"
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "ruleset", get_ruleset(self.ruleset).name)
-        if self.claim_timing not in ("anytime", "turn-start"):
-            raise errors.NotationError(str(self.claim_timing), what="claim timing")
-
-    @property
-    def rules(self) -> Ruleset:
-        return get_ruleset(self.ruleset)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"ruleset": self.ruleset, "tactics": self.tactics, "claim_timing": self.claim_timing}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> GameOptions:
-        return cls(d["ruleset"], bool(d["tactics"]), d["claim_timing"])
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    winner: int | None  # None: a draw
-    reason: str  # "three_adjacent" | "five_stones" | "both_passed" | "resigned" | "timeout"
-    stones: tuple[int, int]  # stones owned by player 0 and player 1
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"winner": self.winner, "reason": self.reason, "stones": list(self.stones)}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Result:
-        return cls(d["winner"], d["reason"], (d["stones"][0], d["stones"][1]))
-
-
-def match_points(result: Result) -> tuple[int, int]:
-    """Match scoring: the winner scores 5, the loser 1 per stone owned. In a draw (both
-    passed, equal stones) nobody won, so each scores 1 per stone owned."""
-    points = [result.stones[0], result.stones[1]]
-    if result.winner is not None:
-        points[result.winner] = 5
-    return (points[0], points[1])
-
-
-@dataclass(frozen=True, slots=True)
-class Resign:
-    """Logged when a player resigns (not a move of the rules; see :meth:`Game.resign`)."""
-
-    def __str__(self) -> str:
-        return "resign"
-
-
-@dataclass(frozen=True, slots=True)
-class Forfeit:
-    """Logged when a player runs out of time (see :meth:`Game.forfeit`)."""
-
-    def __str__(self) -> str:
-        return "forfeit"
-
-
-LogMove = Move | Resign | Forfeit
-
-
-def parse_log_move(text: str, *, max_value: int = 10) -> LogMove:
-    """:func:`rules.moves.parse_move` plus ``resign`` and ``forfeit``."""
-    word = text.strip().lower()
-    if word == "resign":
-        return Resign()
-    if word == "forfeit":
-        return Forfeit()
-    return parse_move(text, max_value=max_value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,13 +126,18 @@ def _full_mask(rules: Ruleset) -> int:
     return mask
 
 
+# The clan cards by id: their ids come first, 0 to 59 (CARDS_BY_ID holds them all).
+_CLAN_BY_ID = [card for card in CARDS_BY_ID if isinstance(card, ClanCard)]
+assert all(card.id == i for i, card in enumerate(_CLAN_BY_ID))
+
+
 def _mask_cards(mask: int) -> list[ClanCard]:
     out = []
     while mask:
         low = mask & -mask
-        out.append(CARDS_BY_ID[low.bit_length() - 1])
+        out.append(_CLAN_BY_ID[low.bit_length() - 1])
         mask ^= low
-    return out  # type: ignore[return-value]
+    return out
 
 
 # --------------------------------------------------------------------------- claims glue
@@ -217,6 +156,10 @@ def _prove(
 
 
 # --------------------------------------------------------------------------- the game
+
+# A cached claim check (Game._check): the stone's epoch, the claimer's side length, ok,
+# lost, the counter-example and its card mask.
+_Proved = tuple[int, int, bool, bool, tuple[Card, ...] | None, int]
 
 
 class Game:
@@ -268,7 +211,7 @@ class Game:
     _epoch: list[int]  # bumped when a stone changes, invalidating cached proofs
     _complete: list[int]  # per player: bit mask of stones where their side is complete
     _current: int  # stays the last mover's opponent once the game is over
-    _phase: str  # "over" is derived from _result
+    _phase: TurnPhase  # "over" is derived from _result
     _passes: int
     _tactics_played: list[int]
     _leaders: list[int]
@@ -278,7 +221,7 @@ class Game:
     _log: list[tuple[int, LogMove]]
     _result: Result | None
     _unplayed: int  # bit mask of clan card ids not on the table
-    _cache: list[list[Any]]
+    _cache: list[list[_Proved | None]]  # [player][stone], see _check
 
     # ---------------------------------------------------------------- construction
 
@@ -375,7 +318,7 @@ class Game:
         cls,
         seed: int | str,
         options: GameOptions | None,
-        log: list[tuple[int, Any]],
+        log: Sequence[tuple[int, LogMove | str]],
         first_player: int | None = None,
     ) -> Game:
         """Rebuild a game from its seed and move log (moves or their text). When
@@ -401,7 +344,7 @@ class Game:
 
     @property
     def phase(self) -> Phase:
-        return "over" if self._result is not None else self._phase  # type: ignore[return-value]
+        return "over" if self._result is not None else self._phase
 
     @property
     def is_over(self) -> bool:
@@ -553,7 +496,7 @@ class Game:
     def _claims_allowed(self) -> bool:
         return self._phase == "play" or (self._phase == "draw" and self.options.claim_timing == "anytime")
 
-    def _win_reason(self, player: int) -> str | None:
+    def _win_reason(self, player: int) -> Reason | None:
         owner = self._owner
         for a, b, c in _ADJACENT:
             if owner[a] == player and owner[b] == player and owner[c] == player:
@@ -732,9 +675,9 @@ class Game:
 
     # ---------------------------------------------------------------- applying moves
 
-    def apply(self, move: LogMove, player: int | None = None) -> Applied:
-        """Apply ``move`` for the current player (or check that ``player`` is current).
-        Raises an IllegalMove subclass and changes nothing when the move is not legal."""
+    def apply(self, move: LogMove | str, player: int | None = None) -> Applied:
+        """Apply ``move`` (or its text) for the current player (or check that ``player``
+        is current). Raises an IllegalMove subclass and changes nothing when the move is not legal."""
         handler = _HANDLERS.get(type(move))
         if handler is None:
             if isinstance(move, str):
@@ -757,7 +700,7 @@ class Game:
         """``player`` ran out of time: the other player wins (reason "timeout")."""
         return self._end_by(player, "timeout")
 
-    def _end_by(self, player: int, reason: str) -> Applied:
+    def _end_by(self, player: int, reason: Reason) -> Applied:
         if self._result is not None:
             raise errors.GameOver()
         if player not in (0, 1):
@@ -780,7 +723,7 @@ class Game:
         }[self._phase]
         return errors.WrongPhase(expected=expected)
 
-    def _stone_index(self, number: Any) -> int:
+    def _stone_index(self, number: object) -> int:
         if not isinstance(number, int) or not 1 <= number <= STONES:
             raise errors.NoSuchStone(stone=number)
         return number - 1
@@ -946,7 +889,7 @@ class Game:
         if known and card in known:
             known.remove(card)
 
-    def _ruse_done(self, card: TacticCard, move: Move, p: int, phase: str = "draw") -> Applied:
+    def _ruse_done(self, card: TacticCard, move: Move, p: int, phase: TurnPhase = "draw") -> Applied:
         self._remove_from_hand(p, card)
         self.discards.append((p, card))
         self._tactics_played[p] += 1
@@ -955,7 +898,7 @@ class Game:
         self._log.append((p, move))
         return Applied(move, p)
 
-    def _open_stone(self, number: Any) -> int:
+    def _open_stone(self, number: object) -> int:
         s = self._stone_index(number)
         if self._owner[s] is not None:
             raise errors.StoneClaimed(stone=number)
@@ -1073,9 +1016,9 @@ class Game:
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see. Never holds the opponent's hand or the deck order."""
         o = 1 - player
-        last: list[tuple[int, Move | None]] = []
+        last: list[tuple[int, LogMove | None]] = []
         for q, m in self._log:
-            last.append((q, None if (q != player and isinstance(m, ScoutReturn)) else m))  # type: ignore[arg-type]
+            last.append((q, None if (q != player and isinstance(m, ScoutReturn)) else m))
         known = []
         for deck_name, idx in sorted(self._known[player]):
             deck = self._clan_deck if deck_name == "clan" else self._tactic_deck
@@ -1104,75 +1047,72 @@ class Game:
             _legal=legal,
         )
 
-    def determinize(self, player: int, rng: random.Random) -> Game:
-        """A copy where everything ``player`` cannot see (the opponent's hand and the deck
-        order, except cards ``player`` put back with Scout) is dealt again at random."""
-        return Game._from_view(self.view(player), rng)
-
     @classmethod
-    def _from_view(cls, v: PlayerView, rng: random.Random) -> Game:
-        options = v.options
-        rules = options.rules
+    def from_view(
+        cls,
+        view: PlayerView,
+        *,
+        opponent_hand: list[Card],
+        clan_deck: list[Card],
+        tactic_deck: list[Card],
+    ) -> Game:
+        """A game as ``view`` shows it, with the cards the view hides given: the
+        opponent's hand and both decks (their top last). The cards the viewer put back
+        with Scout must lie where the view says (``known_deck_cards``). The game has no
+        seed and an empty log, so it cannot be replayed; :mod:`rules.ai.determinize`
+        deals the hidden cards at random for the AI's search.
+
+        Raises ValueError when the hidden cards do not fit the view's counts."""
+        if (len(clan_deck), len(tactic_deck)) != view.deck_sizes:
+            raise ValueError(
+                f"the decks hold {len(clan_deck)} and {len(tactic_deck)} cards, not {view.deck_sizes}"
+            )
+        if len(opponent_hand) != view.opponent_hand_size:
+            raise ValueError(f"the opponent holds {view.opponent_hand_size} cards, not {len(opponent_hand)}")
+        decks = {"clan": clan_deck, "tactic": tactic_deck}
+        known: list[set[tuple[str, int]]] = [set(), set()]
+        me, o = view.player, 1 - view.player
+        for deck_name, depth, card in view.known_deck_cards:
+            deck = decks[deck_name]
+            idx = len(deck) - 1 - depth
+            if not 0 <= idx < len(deck) or deck[idx] != card:
+                raise ValueError(f"{card} is not {depth} cards deep in the {deck_name} deck")
+            known[me].add((deck_name, idx))
+        options = view.options
         g = cls._blank()
         g.seed = None
         g.options = options
-        g._rules = rules
+        g._rules = options.rules
         g.first_player = None
-        me, o = v.player, 1 - v.player
-        g._sides = [[list(st.sides[0]), list(st.sides[1])] for st in v.stones]
-        g._owner = [st.owner for st in v.stones]
-        g._first = [st.first_complete for st in v.stones]
-        g._fog = [st.fog for st in v.stones]
-        g._mud = [st.mud for st in v.stones]
+        g._sides = [[list(st.sides[0]), list(st.sides[1])] for st in view.stones]
+        g._owner = [st.owner for st in view.stones]
+        g._first = [st.first_complete for st in view.stones]
+        g._fog = [st.fog for st in view.stones]
+        g._mud = [st.mud for st in view.stones]
         g._epoch = [0] * STONES
         g._complete = g._count_complete()
-        g.discards = list(v.discards)
-        # Unseen cards: everything minus the table, the discards, my hand and known deck cards.
-        unseen = list(rules.clan_deck()) + (list(rules.tactic_deck()) if options.tactics else [])
-        seen: list[Card] = [c for st in v.stones for side in st.sides for c in side]
-        seen += [c for st in v.stones for c, _ in st.terrain]
-        seen += [c for _, c in v.discards] + list(v.hand) + [c for _, _, c in v.known_deck_cards]
-        seen += v.opponent_known_cards
-        for c in seen:
-            unseen.remove(c)
-        clan = [c for c in unseen if not c.is_tactic]
-        tac = [c for c in unseen if c.is_tactic]
-        rng.shuffle(clan)
-        rng.shuffle(tac)
-        # The opponent's hand: the cards the viewer knows it holds, then random ones of
-        # the right backs (tactic cards look different, so their number is public).
-        opp_hand = list(v.opponent_known_cards)
-        n_tac = v.opponent_hand_tactics - sum(1 for c in opp_hand if c.is_tactic)
-        n_clan = v.opponent_hand_size - len(opp_hand) - n_tac
-        opp_hand += [tac.pop() for _ in range(n_tac)] + [clan.pop() for _ in range(n_clan)]
+        g.discards = list(view.discards)
         hands: list[list[Card]] = [[], []]
-        hands[me] = list(v.hand)
-        hands[o] = opp_hand
+        hands[me] = list(view.hand)
+        hands[o] = list(opponent_hand)
         g._hands = hands
-        decks = {"clan": clan, "tactic": tac}
-        known: list[set[tuple[str, int]]] = [set(), set()]
-        for deck_name, depth, card in sorted(v.known_deck_cards, key=lambda k: (k[0], -k[1])):
-            deck = decks[deck_name]
-            idx = v.deck_sizes[0 if deck_name == "clan" else 1] - 1 - depth
-            deck.insert(idx, card)
-            known[me].add((deck_name, idx))
-        g._clan_deck = clan
-        g._tactic_deck = tac
+        g._clan_deck = list(clan_deck)
+        g._tactic_deck = list(tactic_deck)
         g._unplayed = 0
-        for c in clan + hands[0] + hands[1]:
+        for c in g._clan_deck + hands[0] + hands[1]:
             if not c.is_tactic:
                 g._unplayed |= _BIT[c.id]
-        g._current = v.current_player if v.current_player is not None else 0
-        g._phase = v.phase if v.phase != "over" else "play"
-        g._passes = v.consecutive_passes
-        g._tactics_played = list(v.tactics_played)
-        g._leaders = list(v.leaders_played)
-        g._scout_left = v.scout_draws_left
+        g._current = view.current_player if view.current_player is not None else 0
+        g._phase = view.phase if view.phase != "over" else "play"
+        g._passes = view.consecutive_passes
+        g._tactics_played = list(view.tactics_played)
+        g._leaders = list(view.leaders_played)
+        g._scout_left = view.scout_draws_left
         g._known = known
         g._known_hand = [[], []]
-        g._known_hand[me] = list(v.opponent_known_cards)
+        g._known_hand[me] = list(view.opponent_known_cards)
         g._log = []
-        g._result = v.result
+        g._result = view.result
         return g
 
     # ---------------------------------------------------------------- serialization
@@ -1294,9 +1234,10 @@ class Game:
         return f"<Game {self._rules.name} v{self.version} phase={self.phase}>"
 
 
-_END_REASON = {Resign: "resigned", Forfeit: "timeout"}
+_END_REASON: dict[type[Resign | Forfeit], Reason] = {Resign: "resigned", Forfeit: "timeout"}
 _RUSE_VERB = {SCOUT: "scout", REDEPLOY: "redeploy", DESERTER: "deserter", TRAITOR: "traitor"}
-_HANDLERS: dict[type, Any] = {
+# By the move's type; each handler takes a move of its key's type (hence the Any).
+_HANDLERS: dict[type[object], Callable[[Game, Any, int], Applied]] = {
     Claim: Game._claim,
     PlayCard: Game._play,
     Pass: Game._pass,

@@ -12,6 +12,9 @@ The text form is what the move log stores and what the terminal game accepts:
     redeploy R7 3 5  move own card from stone 3 to stone 5 (``discard`` instead of 5)
     deserter R7 3    discard an opponent's card at stone 3
     traitor R7 3 5   take an opponent's clan card from stone 3 to own side of stone 5
+
+A game's log also holds two entries that are not moves of the rules: ``resign`` and
+``forfeit`` (:class:`Resign`, :class:`Forfeit`, read with :func:`parse_log_move`).
 """
 
 from __future__ import annotations
@@ -100,6 +103,7 @@ class Traitor:
 
 
 Move = PlayCard | Claim | Pass | Draw | Scout | ScoutReturn | Redeploy | Deserter | Traitor
+_DRAW_DECKS: dict[str, Deck | None] = {"clan": "clan", "tactic": "tactic", "none": None}
 
 
 def _stone(text: str, whole: str) -> int:
@@ -128,9 +132,8 @@ def parse_move(text: str, *, max_value: int = MAX_VALUE) -> Move:
             return Claim(_stone(args[0], text))
         if verb == "pass" and not args:
             return Pass()
-        if verb == "draw" and len(args) == 1 and args[0].lower() in ("clan", "tactic", "none"):
-            deck = args[0].lower()
-            return Draw(None if deck == "none" else deck)  # type: ignore[arg-type]
+        if verb == "draw" and len(args) == 1 and args[0].lower() in _DRAW_DECKS:
+            return Draw(_DRAW_DECKS[args[0].lower()])
         if verb == "scout" and not args:
             return Scout()
         if verb == "return" and len(args) == 2:
@@ -145,3 +148,32 @@ def parse_move(text: str, *, max_value: int = MAX_VALUE) -> Move:
     except IndexError:
         pass
     raise NotationError(text, what="move")
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """Logged when a player resigns (not a move of the rules; see :meth:`rules.game.Game.resign`)."""
+
+    def __str__(self) -> str:
+        return "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """Logged when a player runs out of time (see :meth:`rules.game.Game.forfeit`)."""
+
+    def __str__(self) -> str:
+        return "forfeit"
+
+
+LogMove = Move | Resign | Forfeit
+
+
+def parse_log_move(text: str, *, max_value: int = 10) -> LogMove:
+    """:func:`parse_move` plus ``resign`` and ``forfeit``."""
+    word = text.strip().lower()
+    if word == "resign":
+        return Resign()
+    if word == "forfeit":
+        return Forfeit()
+    return parse_move(text, max_value=max_value)

@@ -7,15 +7,11 @@ the cards the viewer put back there with Scout, which the viewer knows).
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from rules.cards import Card
-from rules.moves import Move
-
-if TYPE_CHECKING:
-    from rules.game import Game, GameOptions, Result
+from rules.moves import LogMove, Move
+from rules.values import GameOptions, Phase, Result
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,11 +66,12 @@ class PlayerView:
     #: Cards the viewer put back with Scout that the opponent has drawn and still holds.
     opponent_known_cards: tuple[Card, ...]
     current_player: int | None
-    phase: str
+    phase: Phase
     consecutive_passes: int
     scout_draws_left: int
-    #: The moves so far, the opponent's Scout return hidden as None. Draws never show cards.
-    last_moves: tuple[tuple[int, Move | None], ...]
+    #: The moves so far (resign and forfeit included), the opponent's Scout return hidden
+    #: as None. Draws never show cards.
+    last_moves: tuple[tuple[int, LogMove | None], ...]
     result: Result | None
     version: int
     _legal: tuple[Move, ...] = ()
@@ -97,11 +94,3 @@ class PlayerView:
     def legal_moves(self) -> list[Move]:
         """The viewer's legal moves (empty when it is not the viewer's turn)."""
         return list(self._legal)
-
-    def sample_game(self, rng: random.Random) -> Game:
-        """A full :class:`Game` consistent with this view: the unseen cards are dealt at
-        random to the opponent's hand and the decks. For AI determinization; the sample
-        has no seed and an empty log."""
-        from rules.game import Game
-
-        return Game._from_view(self, rng)

@@ -26,7 +26,7 @@ from bot.community.ratings import GLOBAL_SCOPE
 from bot.community.stats import outcome_for
 from bot.games.errors import GameNotFound, ServiceError
 from bot.storage import GameRow, ResultRow, Storage
-from rules.game import GameOptions, Result
+from rules.game import GameOptions, Result, parse_reason
 
 HISTORY_PAGE_SIZE = 10
 JSON_FORMAT = "schotten-game"  # the objects of `python -m bot export`, one a line
@@ -88,7 +88,7 @@ class FinishedGame(Replayable):
 
     @property
     def engine_result(self) -> Result:
-        return Result(self.result.winner, self.result.reason, self.result.stones)
+        return Result(self.result.winner, parse_reason(self.result.reason), self.result.stones)
 
     def record(self, names: tuple[str, str]) -> RecordFile:
         """The game as a record file's contents, with the players' display names."""

@@ -21,12 +21,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from rules.errors import RulesError
-from rules.game import ClaimTimingName, Game, GameOptions, Result, parse_log_move
+from rules.game import REASONS, ClaimTimingName, Game, GameOptions, Result, parse_log_move, parse_reason
 from rules.rulesets import RULESETS
 
 FORMAT = "schotten-record"
 VERSION = 1
-REASONS = ("three_adjacent", "five_stones", "both_passed", "resigned", "timeout")
 
 _KEY = re.compile(r"^([A-Za-z][A-Za-z0-9-]*):[ \t]*(.*)$")
 _MOVE = re.compile(r"^([01])\s+(\S.*)$")
@@ -215,7 +214,7 @@ def _result(values: dict[str, tuple[int, str]]) -> Result:
     if match is None or match[2] not in REASONS:
         raise RecordError(f"line {number}: Result is '<0, 1 or draw> <reason> <stones>-<stones>'")
     winner = None if match[1] == "draw" else int(match[1])
-    return Result(winner, match[2], (int(match[3]), int(match[4])))
+    return Result(winner, parse_reason(match[2]), (int(match[3]), int(match[4])))
 
 
 def _timestamp(values: dict[str, tuple[int, str]], key: str) -> float | None:

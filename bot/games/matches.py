@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.storage import MatchRow, ResultRow, Storage
-from rules.game import GameOptions, Result, match_points
+from rules.game import GameOptions, Result, match_points, parse_reason
 
 if TYPE_CHECKING:
     from bot.games.live import LiveGame
@@ -99,7 +99,7 @@ class MatchService:
         match = await db.get_match(record.match_id)
         if match is None or match.status != "active":
             return
-        engine_result = Result(result.winner, result.reason, result.stones)
+        engine_result = Result(result.winner, parse_reason(result.reason), result.stones)
         points = match_points(engine_result)
         # Match scores are by match player: map the game's players by user id.
         scores = [match.scores[0], match.scores[1]]

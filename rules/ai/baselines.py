@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 
+from rules.ai.determinize import sample_game
 from rules.cards import Card, ClanCard, TacticCard, is_joker
 from rules.moves import Claim, Draw, Move, Pass, PlayCard, ScoutReturn
 from rules.view import PlayerView
@@ -164,7 +165,7 @@ def _decisive(view: PlayerView, moves: list[Move], rng: random.Random) -> Move |
     """A tactic move after which a stone becomes provable for me, or stops being provable
     for the opponent. Claim proofs depend on the table only, so one sampled world
     (any hidden hand) gives the same answer as the real game."""
-    game = view.sample_game(random.Random(rng.random()))
+    game = sample_game(view, random.Random(rng.random()))
     me, opp = view.player, view.opponent
     mine_before = set(game.claimable_stones(me))
     theirs_before = set(game.claimable_stones(opp))

@@ -53,9 +53,10 @@ class Evaluator:
         self.sit = sit
         self.max_value = sit.ruleset.max_value
         self.pool = list(sit.unseen_clan)
-        self._outs: dict[tuple, tuple[float, int]] = {}
-        self._pairs: dict[tuple, tuple[float, int]] = {}
-        self._stone: dict[tuple, float] = {}
+        # Keyed by (side's card ids, needed, fog); stones add the other side and the hand.
+        self._outs: dict[tuple[tuple[int, ...], int, bool], tuple[float, int]] = {}
+        self._pairs: dict[tuple[tuple[int, ...], int, bool], tuple[float, int]] = {}
+        self._stone: dict[tuple[tuple[int, ...], tuple[int, ...], int, bool, tuple[int, ...]], float] = {}
         # Every 3-card clan set's key by the mask of its ids: the hot paths' lookup.
         self.triples = tables(sit.ruleset).triples
 

@@ -40,6 +40,7 @@ import time
 from dataclasses import dataclass, field
 
 from rules.ai import heuristic
+from rules.ai.determinize import sample_game
 from rules.ai.situation import from_view, side_key
 from rules.cards import CARDS_BY_ID, Card, ClanCard, Tactic, TacticCard, TacticKind, tactic_card
 from rules.claims import prove_claim
@@ -443,9 +444,9 @@ class World:
             if n > 2:  # two random cards, each to its best stone: cheap and not blind
                 i = int(rand() * n)
                 j = int(rand() * (n - 1))
-                picks: list[int] | tuple[int, ...] = (i, j + 1 if j >= i else j)
+                picks: list[int] | tuple[int, ...] | range = (i, j + 1 if j >= i else j)
             else:
-                picks = range(n)  # type: ignore[assignment]
+                picks = range(n)
             if clan is not None:
                 picks = [clan[k] for k in picks]
             ids = [hand[i].id for i in picks]
@@ -727,7 +728,7 @@ def winning_move(view: PlayerView, moves: list[Move]) -> Move | None:
     Claim proofs depend on the table only (every unplayed clan card counts as possible),
     so one world sampled from the view answers for all of them."""
     me = view.player
-    game = view.sample_game(random.Random(0))
+    game = sample_game(view, random.Random(0))
     owned = {st.number for st in view.stones if st.owner == me}
     for m in sorted(moves, key=str):
         g = game.clone()

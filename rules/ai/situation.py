@@ -9,10 +9,13 @@ the clan deck, in unknown order. Nothing here can reach the opponent's hand.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from rules.cards import COLOURS, Card, ClanCard, Tactic, TacticCard, is_joker
 from rules.formations import side_strength, tables
+from rules.moves import Move
 from rules.rulesets import Ruleset, get_ruleset
+from rules.values import Phase
 from rules.view import PlayerView
 
 
@@ -48,8 +51,8 @@ class Situation:
     clan_deck: int
     tactic_deck: int
     tactics_played: tuple[int, int]  # (mine, theirs)
-    phase: str
-    legal: list = field(default_factory=list)
+    phase: Phase
+    legal: list[Move] = field(default_factory=list)
 
     @property
     def opp_clan_in_hand(self) -> int:
@@ -104,7 +107,7 @@ def from_view(view: PlayerView) -> Situation:
 # rules.formations). Clan-only sides take a fast path; jokers go through the engine.
 
 SHIFT = 6
-_KEY_CACHE: dict[tuple, int] = {}
+_KEY_CACHE: dict[tuple[tuple[int, ...], int, bool, str], int] = {}
 
 
 def clan_key(cards: list[ClanCard], fog: bool) -> int:
@@ -128,13 +131,17 @@ def clan_key(cards: list[ClanCard], fog: bool) -> int:
     return total
 
 
+def _clan_only(cards: list[Card]) -> TypeGuard[list[ClanCard]]:
+    return not any(c.is_tactic for c in cards)
+
+
 def side_key(cards: list[Card], needed: int, fog: bool, ruleset: Ruleset) -> int:
     """Strength key of a complete side (jokers at their best, strongest subset)."""
-    if len(cards) == needed and not any(c.is_tactic for c in cards):
+    if len(cards) == needed and _clan_only(cards):
         if needed == 3 and not fog:
             a, b, c = cards
             return tables(ruleset).triples[1 << a.id | 1 << b.id | 1 << c.id]
-        return clan_key(cards, fog)  # type: ignore[arg-type]
+        return clan_key(cards, fog)
     k = (tuple(sorted(c.id for c in cards)), needed, fog, ruleset.name)
     key = _KEY_CACHE.get(k)
     if key is None:

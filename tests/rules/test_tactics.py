@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from rules import errors
+from rules.ai.determinize import sample_game
 from rules.cards import parse_card
 from rules.game import Game, GameOptions
 from rules.moves import (
@@ -230,7 +233,7 @@ def test_scout_draws_three_then_returns_two_on_top_of_their_decks():
     assert g.apply(Draw("clan")).drawn == c("R1")
     assert g.view(0).known_deck_cards == (("tactic", 0, c("Fog")),)
     assert g.view(0).opponent_known_cards == (c("R1"),) and g.view(1).opponent_known_cards == ()
-    sample = g.view(0).sample_game(__import__("random").Random(3))
+    sample = sample_game(g.view(0), random.Random(3))
     assert c("R1") in sample.hand(1) and sample._tactic_deck[-1] == c("Fog")
 
 
