@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python bench/ai.py` from anywhere, any interpreter
     sys.path.insert(0, str(ROOT))
 
-from rules.ai import HARD_BUDGET, PLAYERS, Budget, decide, mcts  # noqa: E402
+from rules.ai import HARD_BUDGET, PLAYERS, Budget, decide, mcts, playout  # noqa: E402
 from rules.game import Game, GameOptions  # noqa: E402
 
 CONFIGS = {
@@ -120,37 +120,47 @@ def play_game(
 
 # --------------------------------------------------------------------------- variants
 
-# The search's module constants changed by --set in this process (and, through the
+# The search's numeric constants changed by --set in this process (and, through the
 # pool's initializer, in its workers): a variant to compare with --compare.
-_SETTINGS: dict[str, bool | int | float] = {}
+_SETTINGS: dict[str, int | float] = {}
+_TUNABLE = (playout, mcts)  # the modules whose constants --set changes, where they are read
 
 
-def parse_settings(items: list[str]) -> dict[str, bool | int | float]:
-    """``NAME=VALUE`` pairs for rules.ai.mcts's constants; ValueError names what is wrong."""
-    out: dict[str, bool | int | float] = {}
+def _module_of(name: str) -> object | None:
+    for module in _TUNABLE:
+        if name.isupper() and type(getattr(module, name, None)) in (int, float):
+            return module
+    return None
+
+
+def parse_settings(items: list[str]) -> dict[str, int | float]:
+    """``NAME=VALUE`` pairs for the numeric constants of the search and its playouts
+    (``rules/ai/mcts.py``, ``rules/ai/playout.py``); ValueError names what is wrong."""
+    out: dict[str, int | float] = {}
     for item in items:
         name, _, text = item.partition("=")
-        old = getattr(mcts, name, None)
-        if not name.isupper() or type(old) not in (bool, int, float):
-            raise ValueError(f"--set {item}: {name} is not a number or flag of rules/ai/mcts.py")
+        module = _module_of(name)
+        if module is None:
+            raise ValueError(f"--set {item}: {name} is not a number of rules/ai/mcts.py or playout.py")
+        old = getattr(module, name)
         try:
             value = ast.literal_eval(text)
         except (ValueError, SyntaxError):
             raise ValueError(f"--set {item}: {text!r} is not a number") from None
         if type(old) is float and type(value) in (int, float):
             out[name] = float(value)  # 2 for a float: 2.0
-        elif type(value) is type(old) and isinstance(value, (bool, int, float)):
+        elif type(value) is type(old) and isinstance(value, int):
             out[name] = value
         else:
             raise ValueError(f"--set {item}: {name} is a {type(old).__name__}")
     return out
 
 
-def apply_settings(settings: dict[str, bool | int | float]) -> None:
+def apply_settings(settings: dict[str, int | float]) -> None:
     _SETTINGS.clear()
     _SETTINGS.update(settings)
     for name, value in settings.items():
-        setattr(mcts, name, value)
+        setattr(_module_of(name), name, value)
 
 
 def saved_games(paths: list[str]) -> Iterator[dict]:
@@ -348,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", nargs="+", metavar="FILE", help="only the table from saved JSON lines")
     parser.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE",
-        help="change a constant of rules/ai/mcts.py for this run (a variant of hard), e.g. NOISE=0.2",
+        help="change a number of rules/ai/mcts.py or playout.py for this run (a variant of hard): NOISE=0.2",
     )  # fmt: skip
     parser.add_argument(
         "--compare", nargs=2, metavar=("A", "B"), help="only: saved games of variant B against A, paired"

@@ -73,7 +73,8 @@ def test_ai_report_pools_saved_games_and_counts_each_once(tmp_path: Path) -> Non
 
 def test_ai_variant_runs_record_their_settings_and_compare_paired(tmp_path: Path) -> None:
     refused = bench("ai", "--set", "NOPE=1", cwd=tmp_path)
-    assert refused.returncode == 2 and "NOPE is not a number or flag of rules/ai/mcts.py" in refused.stderr
+    assert refused.returncode == 2
+    assert "NOPE is not a number of rules/ai/mcts.py or playout.py" in refused.stderr
     assert "is a float" in bench("ai", "--set", "NOISE=True", cwd=tmp_path).stderr
 
     run = bench("ai", "--pairings", "hard:random", "--configs", "st", "--games", "1", "--budget", "20",
