@@ -12,7 +12,7 @@ heuristic's board value and of both together. Lower is better; a coin toss score
 0.693. ``--set`` changes a number of ``rules/ai/playout.py`` as in ``bench/ai.py``, so
 playout policies can be compared in a minute instead of hundreds of games.
 
-What it showed (docs/ai.md, "Playouts that predict better"): the playouts predict the
+What it showed (docs/ai.md, "Rejected ideas"): the playouts predict the
 result far better than the heuristic's board value, but a policy that predicts better
 did not play better.
 """
