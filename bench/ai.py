@@ -1,5 +1,6 @@
 """AI benchmark: win rates per pairing and configuration, an Elo ladder, decision times.
 
+    python bench/ai.py --readme-table --processes 2      # the README's table (hours: make bench-ai)
     python bench/ai.py                                   # the target matrix (long: hours)
     python bench/ai.py --pairings hard:greedy --configs st --games 20
     python bench/ai.py --ladder --games 10               # every pair of players, then Elo
@@ -20,6 +21,12 @@ Configurations: ``st`` Schotten-Totten, ``st+t`` with tactics, ``bl`` Battle Lin
 ``bl+t`` with tactics. ``--out FILE`` appends one JSON line per game, so several runs
 (or machines) can be pooled; the Elo ladder is fitted (maximum likelihood, Bradley-Terry
 on the Elo scale, random anchored at 0) on every game of the run plus ``--ladder-from``.
+
+``--readme-table`` plays exactly the games behind the README's table ("How strong is the
+practice AI"), on the deals recorded in ``README_TABLE``, and prints that table. Every
+player is deterministic for a seed and its playout budget, so the same games give the
+same figures on any machine, unless hard's wall-clock safety cap fires on a loaded one
+(the run reports it as "cap").
 
 Targets: hard >= 75% vs greedy, sniper and medium in every configuration, >= 95% vs
 random; hard's decision time p95 <= 1.5 s on one core at the default budget.
@@ -44,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python bench/ai.py` from anywhere, any interpreter
     sys.path.insert(0, str(ROOT))
 
-from rules.ai import HARD_BUDGET, PLAYERS, Budget, decide, mcts  # noqa: E402
+from rules.ai import HARD_BUDGET, PLAYERS, Budget, decide, mcts, playout  # noqa: E402
 from rules.game import Game, GameOptions  # noqa: E402
 
 CONFIGS = {
@@ -120,37 +127,47 @@ def play_game(
 
 # --------------------------------------------------------------------------- variants
 
-# The search's module constants changed by --set in this process (and, through the
+# The search's numeric constants changed by --set in this process (and, through the
 # pool's initializer, in its workers): a variant to compare with --compare.
-_SETTINGS: dict[str, bool | int | float] = {}
+_SETTINGS: dict[str, int | float] = {}
+_TUNABLE = (playout, mcts)  # the modules whose constants --set changes, where they are read
 
 
-def parse_settings(items: list[str]) -> dict[str, bool | int | float]:
-    """``NAME=VALUE`` pairs for rules.ai.mcts's constants; ValueError names what is wrong."""
-    out: dict[str, bool | int | float] = {}
+def _module_of(name: str) -> object | None:
+    for module in _TUNABLE:
+        if name.isupper() and type(getattr(module, name, None)) in (int, float):
+            return module
+    return None
+
+
+def parse_settings(items: list[str]) -> dict[str, int | float]:
+    """``NAME=VALUE`` pairs for the numeric constants of the search and its playouts
+    (``rules/ai/mcts.py``, ``rules/ai/playout.py``); ValueError names what is wrong."""
+    out: dict[str, int | float] = {}
     for item in items:
         name, _, text = item.partition("=")
-        old = getattr(mcts, name, None)
-        if not name.isupper() or type(old) not in (bool, int, float):
-            raise ValueError(f"--set {item}: {name} is not a number or flag of rules/ai/mcts.py")
+        module = _module_of(name)
+        if module is None:
+            raise ValueError(f"--set {item}: {name} is not a number of rules/ai/mcts.py or playout.py")
+        old = getattr(module, name)
         try:
             value = ast.literal_eval(text)
         except (ValueError, SyntaxError):
             raise ValueError(f"--set {item}: {text!r} is not a number") from None
         if type(old) is float and type(value) in (int, float):
             out[name] = float(value)  # 2 for a float: 2.0
-        elif type(value) is type(old) and isinstance(value, (bool, int, float)):
+        elif type(value) is type(old) and isinstance(value, int):
             out[name] = value
         else:
             raise ValueError(f"--set {item}: {name} is a {type(old).__name__}")
     return out
 
 
-def apply_settings(settings: dict[str, bool | int | float]) -> None:
+def apply_settings(settings: dict[str, int | float]) -> None:
     _SETTINGS.clear()
     _SETTINGS.update(settings)
     for name, value in settings.items():
-        setattr(mcts, name, value)
+        setattr(_module_of(name), name, value)
 
 
 def saved_games(paths: list[str]) -> Iterator[dict]:
@@ -319,6 +336,57 @@ def report(paths: list[str], pairings: set[tuple[str, str]] | None, configs: set
         print(f"Elo {config} ({len(rows)} games, random = 0): {ranked}")
 
 
+# --------------------------------------------------------------------------- the README's table
+
+# The deals behind the README's table, per opponent of hard and configuration, each
+# played from both seats: the base game on deals 1000-1099, the others on 9000-9099 (the
+# heuristic's weight was tuned on other deals). `sniper` with tactics in Schotten-Totten
+# pools a second run of 200 games on deals 9200-9299, fixed before it started.
+README_OPPONENTS = {
+    "medium": "medium",
+    "greedy": "greedy (builds formations, claims at once)",
+    "sniper": "sniper (saves its tactic cards)",
+    "random": "random",
+}
+README_COLUMNS = {
+    "st": "Schotten-Totten",
+    "st+t": "with tactics",
+    "bl": "Battle Line",
+    "bl+t": "Battle Line, tactics",
+}
+_BASE, _OTHERS = range(1000, 1100), range(9000, 9100)
+README_TABLE: dict[tuple[str, str], list[int]] = {
+    (b, config): list(_BASE if config == "st" else _OTHERS)
+    for b in README_OPPONENTS
+    for config in README_COLUMNS
+}
+README_TABLE["sniper", "st+t"] += range(9200, 9300)
+
+
+def readme_cell(b: str, rows: list[dict]) -> str:
+    """One cell of the README's table: hard's score, its Wilson 95% interval and the verdict."""
+    score = sum(r["score"] for r in rows)
+    lo, hi = wilson(score, len(rows))
+    verdict = "" if lo >= TARGETS[b] else ", not met"
+    return f"{100 * score / len(rows):.1f}% ({100 * lo:.1f}-{100 * hi:.1f}){verdict}"
+
+
+def readme_table(rows: list[dict]) -> str:
+    """The README's table (Markdown) from the games of its cells."""
+    cells: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for r in rows:
+        if r["a"] == "hard" and r["seed"] in README_TABLE.get((r["b"], r["config"]), ()):
+            cells[r["b"], r["config"]].append(r)
+    lines = [
+        "| hard against | " + " | ".join(README_COLUMNS.values()) + " |",
+        "| --- " * (len(README_COLUMNS) + 1) + "|",
+    ]
+    for b, label in README_OPPONENTS.items():
+        row = [readme_cell(b, cells[b, c]) if cells[b, c] else "-" for c in README_COLUMNS]
+        lines.append(f"| {label} | " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
 def _pairings(text: str) -> list[tuple[str, str]]:
     return [(a.strip(), b.strip()) for a, _, b in (p.partition(":") for p in text.split(",") if p.strip())]
 
@@ -347,8 +415,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timing", type=int, default=0, help="only time hard on N positions per config")
     parser.add_argument("--report", nargs="+", metavar="FILE", help="only the table from saved JSON lines")
     parser.add_argument(
+        "--readme-table", action="store_true",
+        help="the README's games (fixed deals; not with --pairings, --configs, --games, --first-seed),"
+        " and its table; with --report, that table from saved games",
+    )  # fmt: skip
+    parser.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE",
-        help="change a constant of rules/ai/mcts.py for this run (a variant of hard), e.g. NOISE=0.2",
+        help="change a number of rules/ai/mcts.py or playout.py for this run (a variant of hard): NOISE=0.2",
     )  # fmt: skip
     parser.add_argument(
         "--compare", nargs=2, metavar=("A", "B"), help="only: saved games of variant B against A, paired"
@@ -365,6 +438,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.report:  # filtered by --pairings and --configs only where they are given
         pairs = None if args.pairings is None else set(_pairings(args.pairings))
         report(args.report, pairs, None if args.configs is None else set(_configs(args.configs)))
+        if args.readme_table:
+            print("\n" + readme_table(list(saved_games(args.report))))
         return 0
     args.pairings = args.pairings or DEFAULT_PAIRINGS
     configs = _configs(args.configs or ",".join(CONFIGS))
@@ -379,10 +454,16 @@ def main(argv: list[str] | None = None) -> int:
         pairings = list(combinations(players, 2))
     else:
         pairings = _pairings(args.pairings)
+    # The cells to play: a pairing, a configuration and its deals.
+    seeds = list(range(args.first_seed, args.first_seed + args.games))
+    cells = [(a, b, config, seeds) for a, b in pairings for config in configs]
+    if args.readme_table:
+        cells = [("hard", b, config, deals) for (b, config), deals in README_TABLE.items()]
+        pairings = [("hard", b) for b in README_OPPONENTS]
     budget = args.budget if args.budget is not None else HARD_BUDGET.iterations
     load = os.getloadavg()
     print(
-        f"AI benchmark: {len(pairings)} pairings x {len(configs)} configs, {args.games} deals x 2 seats,"
+        f"AI benchmark: {len(cells)} cells ({len(pairings)} pairings), {len(cells[0][3])} deals x 2 seats,"
         f" hard budget {budget} playouts (cap {HARD_BUDGET.seconds}s), {args.processes} processes,"
         f" load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs"
         + "".join(f", {name}={value}" for name, value in settings.items()),
@@ -396,34 +477,29 @@ def main(argv: list[str] | None = None) -> int:
     out = open(args.out, "a") if args.out else None  # noqa: SIM115
     summary: list[str] = []
     with ProcessPoolExecutor(args.processes, initializer=apply_settings, initargs=(settings,)) as pool:
-        for a, b in pairings:
-            for config in configs:
-                t0 = time.perf_counter()
-                jobs = [
-                    (a, b, config, seed, seat, args.budget)
-                    for seed in range(args.first_seed, args.first_seed + args.games)
-                    for seat in (0, 1)
-                ]
-                rows = []
-                for row in pool.map(play_game, jobs, chunksize=1):
-                    rows.append(row)
-                    if out:
-                        out.write(json.dumps(row) + "\n")
-                        out.flush()
-                    if len(rows) % args.progress == 0 and len(rows) < len(jobs):
-                        sofar = sum(r["score"] for r in rows)
-                        lo, hi = wilson(sofar, len(rows))
-                        print(
-                            f"  ... {a}:{b} {config} after {len(rows)} games: {100 * sofar / len(rows):.1f}%"
-                            f" [{100 * lo:.1f}, {100 * hi:.1f}], {time.perf_counter() - t0:.0f}s",
-                            flush=True,
-                        )
-                results.extend(rows)
-                times_by_player[a].extend(t for r in rows for t in r["times"])
-                caps[a] += sum(r["capped"] for r in rows)
-                line = summary_line(a, b, config, rows, time.perf_counter() - t0)
-                print(line, flush=True)
-                summary.append(line)
+        for a, b, config, deals in cells:
+            t0 = time.perf_counter()
+            jobs = [(a, b, config, seed, seat, args.budget) for seed in deals for seat in (0, 1)]
+            rows = []
+            for row in pool.map(play_game, jobs, chunksize=1):
+                rows.append(row)
+                if out:
+                    out.write(json.dumps(row) + "\n")
+                    out.flush()
+                if len(rows) % args.progress == 0 and len(rows) < len(jobs):
+                    sofar = sum(r["score"] for r in rows)
+                    lo, hi = wilson(sofar, len(rows))
+                    print(
+                        f"  ... {a}:{b} {config} after {len(rows)} games: {100 * sofar / len(rows):.1f}%"
+                        f" [{100 * lo:.1f}, {100 * hi:.1f}], {time.perf_counter() - t0:.0f}s",
+                        flush=True,
+                    )
+            results.extend(rows)
+            times_by_player[a].extend(t for r in rows for t in r["times"])
+            caps[a] += sum(r["capped"] for r in rows)
+            line = summary_line(a, b, config, rows, time.perf_counter() - t0)
+            print(line, flush=True)
+            summary.append(line)
     if out:
         out.close()
     print(f"\n{'player':<8} {'decisions':>9} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'cap fired':>9}")
@@ -432,6 +508,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{player:<8} {len(ts):>9} {1000 * pct(ts, 0.5):>8.1f} {1000 * pct(ts, 0.95):>8.1f}"
             f" {1000 * max(ts, default=float('nan')):>8.1f} {caps[player]:>9}"
         )
+    if args.readme_table:
+        print("\n" + readme_table(results))
     pooled = list(results)
     if args.ladder_from:
         pooled.extend(saved_games([args.ladder_from]))

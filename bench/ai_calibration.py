@@ -9,10 +9,10 @@ the decisions: the mover's view and whether the mover went on to win. ``score`` 
 stone margin left out) and fits a logistic curve from the playouts' mean to the result
 on the even seeds; it prints the log loss on the odd seeds, with that of the ``medium``
 heuristic's board value and of both together. Lower is better; a coin toss scores
-0.693. ``--set`` changes a constant of ``rules/ai/mcts.py`` as in ``bench/ai.py``, so
+0.693. ``--set`` changes a number of ``rules/ai/playout.py`` as in ``bench/ai.py``, so
 playout policies can be compared in a minute instead of hundreds of games.
 
-What it showed (docs/ai.md, "Playouts that predict better"): the playouts predict the
+What it showed (docs/ai.md, "Rejected ideas"): the playouts predict the
 result far better than the heuristic's board value, but a policy that predicts better
 did not play better.
 """
@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:  # `python bench/ai_calibration.py` from anywhere
     sys.path.insert(0, str(ROOT))
 
 from bench.ai import CONFIGS, apply_settings, parse_settings, to_decide  # noqa: E402
-from rules.ai import decide, heuristic, mcts  # noqa: E402
+from rules.ai import decide, heuristic, mcts, playout  # noqa: E402
 from rules.ai.situation import from_view  # noqa: E402
 from rules.game import Game  # noqa: E402
 from rules.view import PlayerView  # noqa: E402
@@ -101,7 +101,7 @@ def log_loss(w: list[float], xs: list[list[float]], ys: list[float]) -> float:
 
 
 def score(positions: list[Position], playouts: int) -> None:
-    mcts.MARGIN = 0.0  # the result only: the question is who wins
+    playout.MARGIN = 0.0  # the result only: the question is who wins
     rows = []
     for k, (view, result, seed) in enumerate(positions):
         if result == 0.5:

@@ -28,7 +28,8 @@ if str(ROOT) not in sys.path:  # `python bench/ai_oracle.py` from anywhere, any 
 
 from bench.ai import CONFIGS, apply_settings, parse_settings, play_game, wilson  # noqa: E402
 from rules.ai import HARD_BUDGET, PLAYERS  # noqa: E402
-from rules.ai.mcts import Root, World  # noqa: E402
+from rules.ai.mcts import Root  # noqa: E402
+from rules.ai.playout import World  # noqa: E402
 from rules.game import Game  # noqa: E402
 
 _playing: list[Game] = []  # the game the oracle is deciding in

@@ -73,7 +73,8 @@ def test_ai_report_pools_saved_games_and_counts_each_once(tmp_path: Path) -> Non
 
 def test_ai_variant_runs_record_their_settings_and_compare_paired(tmp_path: Path) -> None:
     refused = bench("ai", "--set", "NOPE=1", cwd=tmp_path)
-    assert refused.returncode == 2 and "NOPE is not a number or flag of rules/ai/mcts.py" in refused.stderr
+    assert refused.returncode == 2
+    assert "NOPE is not a number of rules/ai/mcts.py or playout.py" in refused.stderr
     assert "is a float" in bench("ai", "--set", "NOISE=True", cwd=tmp_path).stderr
 
     run = bench("ai", "--pairings", "hard:random", "--configs", "st", "--games", "1", "--budget", "20",
@@ -165,3 +166,23 @@ def test_ai_stops_quietly_when_its_reader_goes_away(tmp_path: Path) -> None:
     err = proc.stderr.read()
     assert proc.wait(timeout=60) == 1
     assert err == ""
+
+
+def test_the_readme_table_is_printed_from_the_games_of_its_deals(tmp_path: Path) -> None:
+    from bench import ai
+
+    def game(b: str, config: str, seed: int, seat: int, score: float) -> dict:
+        return {"a": "hard", "b": b, "config": config, "seed": seed, "seat_a": seat, "score": score}
+
+    rows = [game("medium", "st", s, seat, 1.0) for s in range(1000, 1100) for seat in (0, 1)]
+    rows += [game("medium", "st", 5, 0, 0.0)]  # not a deal of the table: left out
+    rows += [game("sniper", "st+t", s, 0, float(s < 9270)) for s in [*range(9000, 9100), *range(9200, 9300)]]
+    (tmp_path / "t.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    lines = ai.readme_table(rows).splitlines()
+    assert lines[0].startswith("| hard against | Schotten-Totten | with tactics | Battle Line |")
+    assert lines[2] == "| medium | 100.0% (98.1-100.0) | - | - | - |"
+    assert lines[4] == "| sniper (saves its tactic cards) | - | 85.0% (79.4-89.3) | - | - |"
+    assert lines[5] == "| random | - | - | - | - |"
+    assert len(ai.README_TABLE["sniper", "st+t"]) == 200 and len(ai.README_TABLE["medium", "st"]) == 100
+    out = bench("ai", "--report", "t.jsonl", "--readme-table", cwd=tmp_path).stdout
+    assert "| medium | 100.0% (98.1-100.0) | - | - | - |" in out

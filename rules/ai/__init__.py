@@ -29,7 +29,7 @@ import zlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rules.ai import baselines, heuristic, mcts, random_player
+from rules.ai import baselines, heuristic, mcts, playout, random_player
 from rules.ai.mcts import Budget, SearchResult
 from rules.ai.situation import from_view
 from rules.cards import ClanCard, Tactic, TacticCard, is_joker
@@ -278,7 +278,7 @@ def _reason(view: PlayerView, move: Move, n_legal: int) -> tuple[str, dict[str, 
     if len(side) == 1:
         return "opens_stone", {"stone": stone}
     clan = [c for c in side if isinstance(c, ClanCard)]
-    shape = mcts._shape(clan, st.needed) if clan else 4
+    shape = playout._shape(clan, st.needed) if clan else 4
     if shape == 0 or st.fog is not None:
         return "dumps_card", {"stone": stone}
     return _BUILDS[shape], {"stone": stone}

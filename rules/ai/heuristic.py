@@ -287,22 +287,16 @@ def _tactic_in(hand: Iterable[Card], tactic: Tactic) -> Card:
     return next(c for c in hand if _is(c, tactic))
 
 
-def draw_choice(sit: Situation, moves: list[Move], *, strict: bool = True) -> Move:
+def draw_choice(sit: Situation, moves: list[Move]) -> Move:
     """Which deck to draw from: a tactic card when the player holds none and could play
     it, clan cards otherwise.
 
     One ahead in tactic cards, a player must wait for the opponent to play one, and an
-    opponent who holds none cannot: a card drawn then would sit dead in the hand.
-    ``strict=False`` is the older rule that ignored this (it drew whenever it was at most
-    one ahead); it is kept only so ``bench/ai.py --set STRICT_DRAW=False`` replays the
-    superseded games in ``bench/results/superseded/``."""
+    opponent who holds none cannot: a card drawn then would sit dead in the hand."""
     draws = {m.deck: m for m in moves if isinstance(m, Draw)}
     tactics_in_hand = sum(1 for c in sit.hand if c.is_tactic)
     mine, theirs = sit.tactics_played
-    if strict:
-        can_use_more = mine <= theirs or (mine == theirs + 1 and sit.opp_hand_tactics > 0)
-    else:
-        can_use_more = mine <= theirs + (1 - tactics_in_hand)
+    can_use_more = mine <= theirs or (mine == theirs + 1 and sit.opp_hand_tactics > 0)
     if "tactic" in draws and (("clan" not in draws) or (tactics_in_hand == 0 and can_use_more)):
         return draws["tactic"]
     if "clan" in draws:
