@@ -21,10 +21,11 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+import aiohttp
 import asyncpg
 import discord
 
-from bot.app import create_bot
+from bot.app import SchottenBot, create_bot
 from bot.settings import README_SECTION, Settings, SettingsError
 from bot.storage import MigrationError, StorageError, backup, filelock
 from bot.storage.postgres import redact
@@ -62,10 +63,38 @@ def configure_logging(level: int, stream: TextIO | None = None) -> None:
     # At DEBUG these log request bodies, gateway payloads and SQL parameters, i.e. hands.
     for payload_logger in ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite"):
         logging.getLogger(payload_logger).setLevel(max(level, logging.INFO))
+    if level > logging.DEBUG:
+        for retrying_logger in ("discord.client", "discord.shard"):
+            logging.getLogger(retrying_logger).addFilter(_connection_failure_on_one_line)
     # The bot joins no voice channel, so it needs neither PyNaCl nor davey: without this,
     # the first Client warns on every start that voice will not be supported.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
+
+
+_CONNECTION_ERRORS = (
+    OSError,
+    TimeoutError,
+    aiohttp.ClientError,
+    discord.ConnectionClosed,
+    discord.GatewayNotFound,
+    discord.HTTPException,
+)
+
+
+def _connection_failure_on_one_line(record: logging.LogRecord) -> bool:
+    """discord.py logs each failed gateway connection with its traceback ("Attempting a
+    reconnect", "Failed to connect for shard_id"), every few seconds while the network is
+    down. A connection error is no bug: log it as a warning on one line (LOG_LEVEL=DEBUG
+    keeps the traceback). Any other exception keeps its traceback."""
+    if record.exc_info and isinstance(record.exc_info[1], _CONNECTION_ERRORS):
+        error = record.exc_info[1]
+        record.msg = f"{record.getMessage()}: {type(error).__name__}: {error}"
+        record.args = None
+        record.exc_info = None
+        record.exc_text = None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+    return True
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -150,25 +179,65 @@ async def clear_guild_commands(settings: Settings, guild_id: int) -> None:
         await bot.clear_guild_commands(guild_id)
 
 
+CLOSE_TIMEOUT = 5.0  # seconds a signal gives Discord's close before the start is cancelled
+
+
+class GatewayUnreachable(ConnectionError):
+    """discord.py's first gateway connection failed and its retry broke on that."""
+
+
 async def run(settings: Settings, *, force_sync: bool = False) -> None:
+    """Run the bot until a signal or until it ends.
+
+    A signal closes the bot, then cancels whatever ``start`` is still doing: discord.py
+    keeps retrying a gateway it cannot reach (a sharded bot even after ``close``), so
+    waiting for ``start`` to end by itself may never end.
+    """
     assert settings.token is not None
     bot = create_bot(database=settings.database, settings=settings, force_sync=force_sync)
     bot.freeze_startup_objects = True
     loop = asyncio.get_running_loop()
-    closing: set[asyncio.Task[None]] = set()  # a reference, so the task is not collected
+    stopping = asyncio.Event()
 
     def stop(signum: int) -> None:
         log.info("Received %s; shutting down", signal.Signals(signum).name)
-        task = loop.create_task(bot.close())
-        closing.add(task)
-        task.add_done_callback(closing.discard)
+        stopping.set()
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):  # Windows: Ctrl+C still raises KeyboardInterrupt
             loop.add_signal_handler(signum, stop, signum)
     async with bot:  # closes the bot (and with it the database) however start() ends
-        await bot.start(settings.token)
+        # The database first, before Discord: a wrong DATABASE_URL or DATABASE_PATH shows
+        # without a working token, and a start that cannot use it does not log in.
+        starting = asyncio.create_task(_open_then_start(bot, settings.token))
+        signalled = asyncio.create_task(stopping.wait())
+        await asyncio.wait({starting, signalled}, return_when=asyncio.FIRST_COMPLETED)
+        if not stopping.is_set():
+            signalled.cancel()
+            try:
+                starting.result()
+            except AttributeError:
+                if bot.ws is None:  # discord.py's retry after a first connection that failed
+                    raise GatewayUnreachable("the gateway did not accept a connection") from None
+                raise
+        else:
+            try:
+                await asyncio.wait_for(asyncio.shield(bot.close()), CLOSE_TIMEOUT)
+            except TimeoutError:
+                log.warning("Closing Discord took over %.0f s; stopping anyway", CLOSE_TIMEOUT)
+            starting.cancel()
+            try:
+                await starting
+            except BaseException as error:  # stopping: what start was doing no longer matters
+                if not isinstance(error, asyncio.CancelledError):
+                    log.debug("Start ended with %r while stopping", error)
     log.info("Stopped")
+
+
+async def _open_then_start(bot: SchottenBot, token: str) -> None:
+    await bot.db.connect()
+    await bot.db.migrate()
+    await bot.start(token)
 
 
 def migrate_to_postgres(settings: Settings, source: str | None, target: str | None) -> int:
