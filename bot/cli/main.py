@@ -2,11 +2,13 @@
 
 Reads the settings from the environment and ``.env``, logs through discord.py's
 logging set-up, and on a signal closes Discord and then the database, so that a
-restart (systemd, Docker, Ctrl+C) never interrupts a move half-written. With SQLite it
-first locks the database file: a second bot process on the same file stops at once.
+restart (systemd, Docker, Ctrl+C) never interrupts a move half-written. It opens the
+database before it contacts Discord; with SQLite that locks the file: a second bot
+process on the same file stops at once.
 
 ``python -m bot migrate-to-postgres --from schotten.db --to postgresql://...`` copies a
-SQLite database into an empty PostgreSQL database (``bot/storage/transfer.py``).
+SQLite database into an empty PostgreSQL database (``bot/storage/transfer.py``);
+``python -m bot check`` says what a start would do (``bot/cli/check.py``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import sqlite3
 import sys
 from pathlib import Path
 from typing import TextIO
+from urllib.parse import urlsplit
 
 import aiohttp
 import asyncpg
@@ -27,7 +30,7 @@ import discord
 
 from bot.app import SchottenBot, create_bot
 from bot.settings import README_SECTION, Settings, SettingsError
-from bot.storage import MigrationError, StorageError, backup, filelock
+from bot.storage import MigrationError, StorageError, backup
 from bot.storage.postgres import redact
 from bot.storage.protocol import is_postgres_url
 from bot.storage.transfer import sqlite_to_postgres
@@ -117,6 +120,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="write every finished game of a server as JSON lines (python -m bot export --help)",
         add_help=False,
     )
+    commands.add_parser(
+        "check",
+        help="validate the settings and the database, say what a start would do; no token needed",
+        description="Validate the settings, open the database read-only (nothing is created, "
+        "migrated or locked; safe while the bot runs), report its schema version and what a "
+        "start would do with it. Exit status 1 if a start would stop at the database.",
+    )
     backup_cmd = commands.add_parser(
         "backup",
         help="copy the database (DATABASE_PATH) to a new file; safe while the bot runs",
@@ -161,10 +171,29 @@ def backup_database(settings: Settings, target: str) -> int:
             file=sys.stderr,
         )
         return 2
+    source = settings.database_path
+    if source == ":memory:" or not Path(source).is_file():
+        print(f"error: there is no database at {source} (DATABASE_PATH) to back up.", file=sys.stderr)
+        return 1
+    folder = Path(target).parent
+    try:  # a fresh clone has no backups/ folder yet
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print(f"error: cannot create the folder {folder} for the backup: {error.strerror}.", file=sys.stderr)
+        return 1
+    if Path(target).exists():
+        print(f"error: {target} exists; give the backup a new name.", file=sys.stderr)
+        return 1
     try:
-        backup(settings.database_path, target)
+        with contextlib.closing(sqlite3.connect(Path(source).resolve().as_uri() + "?mode=ro", uri=True)):
+            pass  # the source opens (read-only): an error after this is the backup file's
+    except sqlite3.Error as error:
+        print(f"error: cannot read the database {source} (DATABASE_PATH): {error}.", file=sys.stderr)
+        return 1
+    try:
+        backup(source, target)
     except (OSError, sqlite3.Error) as error:
-        print(f"error: backup of {settings.database_path} (DATABASE_PATH) failed: {error}", file=sys.stderr)
+        print(f"error: cannot write the backup {target}: {error}.", file=sys.stderr)
         return 1
     print(f"Backed up {settings.database_path} to {target}.")
     return 0
@@ -249,11 +278,16 @@ def migrate_to_postgres(settings: Settings, source: str | None, target: str | No
             file=sys.stderr,
         )
         return 2
+    if not Path(source).exists():
+        print(f"error: {source} not found: give the SQLite database as --from PATH.", file=sys.stderr)
+        return 1
     print(f"Copying {source} into {redact(target)} ...")
     try:
         counts = asyncio.run(sqlite_to_postgres(source, target))
-    except (StorageError, MigrationError, sqlite3.Error, asyncpg.PostgresError) as error:
-        print(f"error: {error}", file=sys.stderr)
+    except (StorageError, MigrationError, sqlite3.Error, asyncpg.PostgresError, OSError) as error:
+        password = urlsplit(target).password
+        text = str(error).replace(password, "***") if password else str(error)
+        print(f"error: {text}", file=sys.stderr)
         return 1
     for table, count in sorted(counts.items()):
         print(f"  {table}: {count} rows")
@@ -275,6 +309,10 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as error:
         print(f"error: {error}\nSee {README_SECTION}.", file=sys.stderr)
         return 2
+    if args.command == "check":
+        from bot.cli.check import check
+
+        return check(settings, sys.stdout)
     if args.command == "backup":
         return backup_database(settings, args.file)
     if args.command == "migrate-to-postgres":
@@ -292,14 +330,13 @@ def main(argv: list[str] | None = None) -> int:
     configure_logging(settings.log_level_value)
     setting = "DATABASE_URL" if settings.database_url else "DATABASE_PATH"
     where = redact(settings.database)
-    lock = None
     try:
         if args.command == "clear-guild-commands":
             # Touches the bookkeeping of command syncs only: allowed beside a running bot.
             asyncio.run(clear_guild_commands(settings, args.guild_id))
         else:
-            if sqlite_file:  # before Discord: a second process on the same file stops here
-                lock = filelock.acquire(settings.database_path)
+            # run() opens the database (and with SQLite locks it: a second process on the
+            # same file stops there) before it contacts Discord.
             asyncio.run(run(settings, force_sync=args.sync))
     except discord.LoginFailure:
         log.error("Discord refused DISCORD_TOKEN; check it (%s).", 'README.md, section "Set-up"')
@@ -318,9 +355,6 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:  # only where signal handlers are unavailable
         pass
-    finally:
-        if lock is not None:
-            filelock.release(lock)
     return 0
 
 
