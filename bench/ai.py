@@ -529,10 +529,12 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     try:
-        sys.exit(main())
+        status = main()
+        sys.stdout.flush()  # here, where a closed pipe is caught, not at the interpreter's exit
     except BrokenPipeError:
         # The reader went away (`... --compare A B | head`): stop quietly, as Unix tools do.
         # stdout goes to /dev/null first so the interpreter's own flush at exit cannot
         # raise again (the recipe in the Python docs' notes on SIGPIPE).
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
+    sys.exit(status)

@@ -182,8 +182,10 @@ class SchottenBot(commands.Bot):
             # before the gateway connects: buttons sent before a restart keep working.
             for extension in self.initial_extensions:
                 await self.load_extension(extension)
-            if self.sync_on_start:
+            if self.sync_on_start and self.syncs_commands:
                 await self.sync_commands(force=self.force_sync)
+            elif self.sync_on_start:
+                log.info("Application commands are synced by the process that runs shard 0")
             if self.freeze_startup_objects:
                 # Everything alive now lives until exit (modules, the engine's proof
                 # tables, cogs). Left in the collector, each full collection walks it
@@ -197,6 +199,14 @@ class SchottenBot(commands.Bot):
     # -- command sync ----------------------------------------------------------------
 
     SYNC_KEY = "command_sync:"  # meta key prefix: the fingerprint last synced, per target
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Whether this process syncs the commands at start: of several processes (shards)
+        only the one that runs shard 0, so that processes starting together do not all
+        sync (and one server's commands are never cleared and set at once)."""
+        ids = self.settings.shard_ids
+        return ids is None or 0 in ids
 
     def _sync_target(self) -> discord.Object | None:
         guild_id = self.settings.dev_guild_id

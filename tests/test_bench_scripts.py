@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -160,6 +161,8 @@ def test_ai_stops_quietly_when_its_reader_goes_away(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-S", str(ROOT / "bench" / "ai.py"), "--report", "a.jsonl"],
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # stdout buffered, as in a clean environment: the pipe then fails at the last flush
+        env={k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"},
     )  # fmt: skip
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.close()

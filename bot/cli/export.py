@@ -3,7 +3,8 @@ JSON lines, for the operator.
 
 One JSON object a line, oldest game first (``docs/game-records.md`` lists the fields):
 id, seed, options, players, first player, moves, result, dates. No Discord and no token
-are needed; the database is only read, so the bot may keep running meanwhile.
+are needed; the database is only read (a SQLite file read-only, without the bot's lock),
+so the bot may keep running meanwhile.
 """
 
 from __future__ import annotations
@@ -15,10 +16,14 @@ import sqlite3
 import sys
 from pathlib import Path
 from typing import TextIO
+from urllib.parse import urlsplit
+
+import asyncpg
 
 from bot.archive.history import History
 from bot.settings import README_SECTION, Settings, SettingsError
-from bot.storage import Storage, latest_version, open_database
+from bot.storage import Database, ForeignDatabase, Storage, StorageError, latest_version, open_database
+from bot.storage.postgres import redact
 from bot.storage.protocol import is_postgres_url
 
 
@@ -44,31 +49,51 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-async def _open(path: str) -> Storage:
-    if not is_postgres_url(path) and (path == ":memory:" or not Path(path).is_file()):
-        raise ExportError(f"there is no database at {path} (DATABASE_PATH)")
-    db = open_database(path)
-    await db.connect()
+async def _open(path: str, setting: str) -> Storage:
+    """The database at ``path``, opened to read only: a SQLite file without the bot's
+    lock (the bot may hold it) and without writing anything beside it."""
+    shown = redact(path)
+    where = f"{shown} ({setting})" if setting else shown
+    if is_postgres_url(path):
+        db: Storage = open_database(path)
+    elif path == ":memory:" or not Path(path).is_file():
+        raise ExportError(f"there is no database at {where}")
+    else:
+        db = Database(path, read_only=True)
+    try:
+        await db.connect()
+    except ForeignDatabase:
+        raise ExportError(f"{where} is not a Schotten-Totten bot database") from None
+    except (StorageError, sqlite3.Error, OSError) as error:
+        raise ExportError(f"cannot open the database {where}: {_reason(error, path)}") from None
     try:
         version = await db.schema_version()
         if version == 0:
-            raise ExportError(f"{path} is not a database of this bot")
+            raise ExportError(f"{where} is not a database of this bot (it has no schema)")
         if version < latest_version():
             raise ExportError(
-                f"{path} is at schema version {version}; start the bot once to migrate it "
+                f"{where} is at schema version {version}; start the bot once to migrate it "
                 f"to version {latest_version()}"
             )
         if version > latest_version():
-            raise ExportError(f"{path} is at schema version {version}, newer than this bot; update the bot")
+            raise ExportError(f"{where} is at schema version {version}, newer than this bot; update the bot")
     except BaseException:
         await db.close()
         raise
     return db
 
 
-async def export_guild(database: str, guild_id: int, out: TextIO) -> int:
-    """Write the finished games of ``guild_id`` to ``out``; returns how many."""
-    db = await _open(database)
+def _reason(error: BaseException, url: str) -> str:
+    """The error's message, without the password that a URL in it may carry."""
+    text = str(error)
+    password = urlsplit(url).password if is_postgres_url(url) else None
+    return text.replace(password, "***") if password else text
+
+
+async def export_guild(database: str, guild_id: int, out: TextIO, setting: str = "") -> int:
+    """Write the finished games of ``guild_id`` to ``out``; returns how many. ``setting``
+    names where ``database`` came from (``DATABASE_PATH``), for the messages."""
+    db = await _open(database, setting)
     count = 0
     try:
         async for game in History(db).guild_games(guild_id):
@@ -81,23 +106,25 @@ async def export_guild(database: str, guild_id: int, out: TextIO) -> int:
 
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
-    database = args.database
+    database, setting = args.database, "--database"
     if database is None:
         try:
-            database = Settings.from_env(env_file=args.env_file).database
+            settings = Settings.from_env(env_file=args.env_file)
         except SettingsError as error:
             print(f"error: {error}\nSee {README_SECTION}.", file=sys.stderr)
             return 2
+        database = settings.database
+        setting = "DATABASE_URL" if settings.database_url else "DATABASE_PATH"
     try:
         if args.out is None:
-            count = asyncio.run(export_guild(database, args.guild, sys.stdout))
+            count = asyncio.run(export_guild(database, args.guild, sys.stdout, setting))
             sys.stdout.flush()
         else:
             out = Path(args.out)
             partial = out.with_name(out.name + ".partial")
             try:
                 with partial.open("w", encoding="utf-8") as file:
-                    count = asyncio.run(export_guild(database, args.guild, file))
+                    count = asyncio.run(export_guild(database, args.guild, file, setting))
                 partial.replace(out)  # a file that is there is complete
             except BaseException:
                 partial.unlink(missing_ok=True)
@@ -105,8 +132,8 @@ def main(argv: list[str]) -> int:
     except ExportError as error:
         print(f"error: {error}.", file=sys.stderr)
         return 2
-    except (OSError, sqlite3.Error) as error:
-        print(f"error: {error}", file=sys.stderr)
+    except (OSError, sqlite3.Error, StorageError, asyncpg.PostgresError) as error:
+        print(f"error: {_reason(error, database)}", file=sys.stderr)
         return 1
     where = "standard output" if args.out is None else args.out
     print(f"Exported {count} finished game(s) of server {args.guild} to {where}.", file=sys.stderr)

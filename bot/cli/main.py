@@ -2,11 +2,13 @@
 
 Reads the settings from the environment and ``.env``, logs through discord.py's
 logging set-up, and on a signal closes Discord and then the database, so that a
-restart (systemd, Docker, Ctrl+C) never interrupts a move half-written. With SQLite it
-first locks the database file: a second bot process on the same file stops at once.
+restart (systemd, Docker, Ctrl+C) never interrupts a move half-written. It opens the
+database before it contacts Discord; with SQLite that locks the file: a second bot
+process on the same file stops at once.
 
 ``python -m bot migrate-to-postgres --from schotten.db --to postgresql://...`` copies a
-SQLite database into an empty PostgreSQL database (``bot/storage/transfer.py``).
+SQLite database into an empty PostgreSQL database (``bot/storage/transfer.py``);
+``python -m bot check`` says what a start would do (``bot/cli/check.py``).
 """
 
 from __future__ import annotations
@@ -20,13 +22,15 @@ import sqlite3
 import sys
 from pathlib import Path
 from typing import TextIO
+from urllib.parse import urlsplit
 
+import aiohttp
 import asyncpg
 import discord
 
-from bot.app import create_bot
+from bot.app import SchottenBot, create_bot
 from bot.settings import README_SECTION, Settings, SettingsError
-from bot.storage import MigrationError, StorageError, backup, filelock
+from bot.storage import MigrationError, StorageError, backup
 from bot.storage.postgres import redact
 from bot.storage.protocol import is_postgres_url
 from bot.storage.transfer import sqlite_to_postgres
@@ -62,10 +66,38 @@ def configure_logging(level: int, stream: TextIO | None = None) -> None:
     # At DEBUG these log request bodies, gateway payloads and SQL parameters, i.e. hands.
     for payload_logger in ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite"):
         logging.getLogger(payload_logger).setLevel(max(level, logging.INFO))
+    if level > logging.DEBUG:
+        for retrying_logger in ("discord.client", "discord.shard"):
+            logging.getLogger(retrying_logger).addFilter(_connection_failure_on_one_line)
     # The bot joins no voice channel, so it needs neither PyNaCl nor davey: without this,
     # the first Client warns on every start that voice will not be supported.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
+
+
+_CONNECTION_ERRORS = (
+    OSError,
+    TimeoutError,
+    aiohttp.ClientError,
+    discord.ConnectionClosed,
+    discord.GatewayNotFound,
+    discord.HTTPException,
+)
+
+
+def _connection_failure_on_one_line(record: logging.LogRecord) -> bool:
+    """discord.py logs each failed gateway connection with its traceback ("Attempting a
+    reconnect", "Failed to connect for shard_id"), every few seconds while the network is
+    down. A connection error is no bug: log it as a warning on one line (LOG_LEVEL=DEBUG
+    keeps the traceback). Any other exception keeps its traceback."""
+    if record.exc_info and isinstance(record.exc_info[1], _CONNECTION_ERRORS):
+        error = record.exc_info[1]
+        record.msg = f"{record.getMessage()}: {type(error).__name__}: {error}"
+        record.args = None
+        record.exc_info = None
+        record.exc_text = None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+    return True
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -87,6 +119,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "export",
         help="write every finished game of a server as JSON lines (python -m bot export --help)",
         add_help=False,
+    )
+    commands.add_parser(
+        "check",
+        help="validate the settings and the database, say what a start would do; no token needed",
+        description="Validate the settings, open the database read-only (nothing is created, "
+        "migrated or locked; safe while the bot runs), report its schema version and what a "
+        "start would do with it. Exit status 1 if a start would stop at the database.",
     )
     backup_cmd = commands.add_parser(
         "backup",
@@ -132,10 +171,29 @@ def backup_database(settings: Settings, target: str) -> int:
             file=sys.stderr,
         )
         return 2
+    source = settings.database_path
+    if source == ":memory:" or not Path(source).is_file():
+        print(f"error: there is no database at {source} (DATABASE_PATH) to back up.", file=sys.stderr)
+        return 1
+    folder = Path(target).parent
+    try:  # a fresh clone has no backups/ folder yet
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print(f"error: cannot create the folder {folder} for the backup: {error.strerror}.", file=sys.stderr)
+        return 1
+    if Path(target).exists():
+        print(f"error: {target} exists; give the backup a new name.", file=sys.stderr)
+        return 1
     try:
-        backup(settings.database_path, target)
+        with contextlib.closing(sqlite3.connect(Path(source).resolve().as_uri() + "?mode=ro", uri=True)):
+            pass  # the source opens (read-only): an error after this is the backup file's
+    except sqlite3.Error as error:
+        print(f"error: cannot read the database {source} (DATABASE_PATH): {error}.", file=sys.stderr)
+        return 1
+    try:
+        backup(source, target)
     except (OSError, sqlite3.Error) as error:
-        print(f"error: backup of {settings.database_path} (DATABASE_PATH) failed: {error}", file=sys.stderr)
+        print(f"error: cannot write the backup {target}: {error}.", file=sys.stderr)
         return 1
     print(f"Backed up {settings.database_path} to {target}.")
     return 0
@@ -150,25 +208,65 @@ async def clear_guild_commands(settings: Settings, guild_id: int) -> None:
         await bot.clear_guild_commands(guild_id)
 
 
+CLOSE_TIMEOUT = 5.0  # seconds a signal gives Discord's close before the start is cancelled
+
+
+class GatewayUnreachable(ConnectionError):
+    """discord.py's first gateway connection failed and its retry broke on that."""
+
+
 async def run(settings: Settings, *, force_sync: bool = False) -> None:
+    """Run the bot until a signal or until it ends.
+
+    A signal closes the bot, then cancels whatever ``start`` is still doing: discord.py
+    keeps retrying a gateway it cannot reach (a sharded bot even after ``close``), so
+    waiting for ``start`` to end by itself may never end.
+    """
     assert settings.token is not None
     bot = create_bot(database=settings.database, settings=settings, force_sync=force_sync)
     bot.freeze_startup_objects = True
     loop = asyncio.get_running_loop()
-    closing: set[asyncio.Task[None]] = set()  # a reference, so the task is not collected
+    stopping = asyncio.Event()
 
     def stop(signum: int) -> None:
         log.info("Received %s; shutting down", signal.Signals(signum).name)
-        task = loop.create_task(bot.close())
-        closing.add(task)
-        task.add_done_callback(closing.discard)
+        stopping.set()
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):  # Windows: Ctrl+C still raises KeyboardInterrupt
             loop.add_signal_handler(signum, stop, signum)
     async with bot:  # closes the bot (and with it the database) however start() ends
-        await bot.start(settings.token)
+        # The database first, before Discord: a wrong DATABASE_URL or DATABASE_PATH shows
+        # without a working token, and a start that cannot use it does not log in.
+        starting = asyncio.create_task(_open_then_start(bot, settings.token))
+        signalled = asyncio.create_task(stopping.wait())
+        await asyncio.wait({starting, signalled}, return_when=asyncio.FIRST_COMPLETED)
+        if not stopping.is_set():
+            signalled.cancel()
+            try:
+                starting.result()
+            except AttributeError:
+                if bot.ws is None:  # discord.py's retry after a first connection that failed
+                    raise GatewayUnreachable("the gateway did not accept a connection") from None
+                raise
+        else:
+            try:
+                await asyncio.wait_for(asyncio.shield(bot.close()), CLOSE_TIMEOUT)
+            except TimeoutError:
+                log.warning("Closing Discord took over %.0f s; stopping anyway", CLOSE_TIMEOUT)
+            starting.cancel()
+            try:
+                await starting
+            except BaseException as error:  # stopping: what start was doing no longer matters
+                if not isinstance(error, asyncio.CancelledError):
+                    log.debug("Start ended with %r while stopping", error)
     log.info("Stopped")
+
+
+async def _open_then_start(bot: SchottenBot, token: str) -> None:
+    await bot.db.connect()
+    await bot.db.migrate()
+    await bot.start(token)
 
 
 def migrate_to_postgres(settings: Settings, source: str | None, target: str | None) -> int:
@@ -180,11 +278,16 @@ def migrate_to_postgres(settings: Settings, source: str | None, target: str | No
             file=sys.stderr,
         )
         return 2
+    if not Path(source).exists():
+        print(f"error: {source} not found: give the SQLite database as --from PATH.", file=sys.stderr)
+        return 1
     print(f"Copying {source} into {redact(target)} ...")
     try:
         counts = asyncio.run(sqlite_to_postgres(source, target))
-    except (StorageError, MigrationError, sqlite3.Error, asyncpg.PostgresError) as error:
-        print(f"error: {error}", file=sys.stderr)
+    except (StorageError, MigrationError, sqlite3.Error, asyncpg.PostgresError, OSError) as error:
+        password = urlsplit(target).password
+        text = str(error).replace(password, "***") if password else str(error)
+        print(f"error: {text}", file=sys.stderr)
         return 1
     for table, count in sorted(counts.items()):
         print(f"  {table}: {count} rows")
@@ -206,6 +309,10 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as error:
         print(f"error: {error}\nSee {README_SECTION}.", file=sys.stderr)
         return 2
+    if args.command == "check":
+        from bot.cli.check import check
+
+        return check(settings, sys.stdout)
     if args.command == "backup":
         return backup_database(settings, args.file)
     if args.command == "migrate-to-postgres":
@@ -223,14 +330,13 @@ def main(argv: list[str] | None = None) -> int:
     configure_logging(settings.log_level_value)
     setting = "DATABASE_URL" if settings.database_url else "DATABASE_PATH"
     where = redact(settings.database)
-    lock = None
     try:
         if args.command == "clear-guild-commands":
             # Touches the bookkeeping of command syncs only: allowed beside a running bot.
             asyncio.run(clear_guild_commands(settings, args.guild_id))
         else:
-            if sqlite_file:  # before Discord: a second process on the same file stops here
-                lock = filelock.acquire(settings.database_path)
+            # run() opens the database (and with SQLite locks it: a second process on the
+            # same file stops there) before it contacts Discord.
             asyncio.run(run(settings, force_sync=args.sync))
     except discord.LoginFailure:
         log.error("Discord refused DISCORD_TOKEN; check it (%s).", 'README.md, section "Set-up"')
@@ -249,9 +355,6 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:  # only where signal handlers are unavailable
         pass
-    finally:
-        if lock is not None:
-            filelock.release(lock)
     return 0
 
 

@@ -32,7 +32,7 @@ from bot.text.render import card_text, describe_hint, render_board, render_hand,
 from rules.ai import LEVELS, choose_move, hint
 from rules.errors import IllegalMove, NotationError
 from rules.game import Game, GameOptions
-from rules.moves import Claim, Draw, Move, PlayCard, parse_move
+from rules.moves import Claim, Draw, Move, PlayCard, ScoutReturn, parse_move
 from rules.rulesets import RULESETS
 
 
@@ -68,6 +68,13 @@ _SHORT_PLAY = re.compile(r"^\s*([a-z]+[0-9]*|[a-z]+-?[a-z]*)\s+([0-9]{1,3})\s*$"
 _SHORT_CLAIM = re.compile(r"^\s*c(?:laim)?\s*([0-9]{1,3})\s*$", re.IGNORECASE)
 
 
+class WhichDeck(NotationError):
+    """``d`` when both decks may be drawn from: the player must say which."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text, what="deck")
+
+
 def parse_input(text: str, game: Game) -> Move:
     """A move from what a person typed: the log notation or a short form."""
     words = text.strip().lower().split()
@@ -82,7 +89,7 @@ def parse_input(text: str, game: Game) -> Move:
         if len(draws) == 1:
             return draws[0]
         if draws:
-            raise NotationError(text, what=t("terminal.say_deck"))
+            raise WhichDeck(text)
         return parse_move("draw clan")  # not the draw phase: the game says why
     claim = _SHORT_CLAIM.match(text)
     if claim:
@@ -97,7 +104,12 @@ def describe_moves(moves: list[Move]) -> str:
     """The legal moves, plays grouped by card: ``play R7 at 1 2 5; claim 3; ...``."""
     plays: dict[str, list[str]] = {}
     others: list[str] = []
+    returns = sorted({card_text(c) for m in moves if isinstance(m, ScoutReturn) for c in m.cards})
+    if returns:  # after Scout: every ordered pair of the hand, i.e. dozens of moves
+        others.append(t("terminal.return_any", cards=" ".join(returns)))
     for m in moves:
+        if isinstance(m, ScoutReturn):
+            continue
         if isinstance(m, PlayCard):
             plays.setdefault(card_text(m.card), []).append(str(m.stone))
         else:
@@ -143,6 +155,8 @@ class Terminal:
             if shown_for != (p, game.version):
                 self.show(p)
                 shown_for = (p, game.version)
+                if any(isinstance(m, ScoutReturn) for m in game.legal_moves()):
+                    self.say(t("terminal.scout_return"))
             self.out.write(f"{self.names[p]}> ")
             self.out.flush()
             line = self.inp.readline()
@@ -172,6 +186,8 @@ class Terminal:
             try:
                 move = parse_input(text, game)
                 self.apply(move, p)
+            except WhichDeck:
+                self.say(t("terminal.which_deck"))
             except NotationError:
                 self.say(t("terminal.unknown", text=_echo(text)))
             except IllegalMove as error:
@@ -286,13 +302,38 @@ def replay_file(path: str, inp: TextIO, out: TextIO, err: TextIO) -> int:
 
 
 def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.cli.terminal", description="Play Schotten-Totten.")
-    parser.add_argument("--vs", choices=("ai", "human"), default="ai")
-    parser.add_argument("--level", choices=LEVELS, default="hard")
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.cli.terminal",
+        description="Play Schotten-Totten in the terminal, against the AI or two at one keyboard. "
+        "At the prompt, 'help' lists the moves.",
+    )
+    parser.add_argument(
+        "--vs",
+        choices=("ai", "human"),
+        default="ai",
+        help="ai: you against the AI (default); human: two players taking turns, who see each other's hand",
+    )
+    parser.add_argument(
+        "--level",
+        choices=LEVELS,
+        default="hard",
+        help="the AI's strength: random, easy, medium or hard (default hard)",
+    )
     parser.add_argument("--seed", type=int, default=None, help="deal and AI seed (default: random)")
     parser.add_argument("--tactics", action="store_true", help="play with the tactic cards")
-    parser.add_argument("--ruleset", choices=sorted(RULESETS), default="schotten-totten")
-    parser.add_argument("--claim-timing", choices=("anytime", "turn-start"), default="anytime")
+    parser.add_argument(
+        "--ruleset",
+        choices=sorted(RULESETS),
+        default="schotten-totten",
+        help="schotten-totten (clan cards 1-9, hands of 6; default) or battle-line (cards 1-10, hands of 7)",
+    )
+    parser.add_argument(
+        "--claim-timing",
+        choices=("anytime", "turn-start"),
+        default="anytime",
+        help="anytime: claim a stone whenever you can prove it (default); "
+        "turn-start: only at the start of your turn",
+    )
     parser.add_argument("--first", choices=("me", "ai", "random"), default="random", help="who starts")
     parser.add_argument(
         "--replay", metavar="FILE", help="step through a finished game saved with /schotten export"

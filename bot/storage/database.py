@@ -112,8 +112,12 @@ async def _run(conn: aiosqlite.Connection, sql: str) -> None:
 class Database(SqlStorage):
     """Typed access to the bot's SQLite database. ``path`` may be ``":memory:"``."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
         self.path = os.fspath(path)
+        # For the operator's commands (export, check): opens an existing file only, never
+        # writes to it, and takes no file lock, so it may run beside the bot that holds
+        # the database and leaves nothing beside a file the bot does not own.
+        self.read_only = read_only
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
         self._tx_owner: asyncio.Task[Any] | None = None
@@ -128,22 +132,27 @@ class Database(SqlStorage):
     async def connect(self) -> None:
         if self._conn is not None:
             return
-        if self.path != ":memory:" and self._file_lock is None:
-            self._file_lock = filelock.acquire(self.path)  # DatabaseInUse if another process has it
+        if self.read_only and (self.path == ":memory:" or not os.path.isfile(self.path)):
+            raise FileNotFoundError(f"no database at {self.path}")
         if self.path != ":memory:":
-            # Fail here if the file cannot be opened: a failed aiosqlite.connect leaves its
-            # worker thread to report to an event loop that may be closed by then.
+            # Fail here if the file cannot be opened or is another program's, before the
+            # lock: a refused file gets no lock file beside it. (A failed aiosqlite.connect
+            # would leave its worker thread to report to an event loop that may be closed.)
             await asyncio.to_thread(_probe, self.path)
+        if self.path != ":memory:" and self._file_lock is None and not self.read_only:
+            self._file_lock = filelock.acquire(self.path)  # DatabaseInUse if another process has it
         # isolation_level=None: no implicit transactions; we BEGIN and COMMIT ourselves.
-        conn = await aiosqlite.connect(self.path, isolation_level=None)
+        if self.read_only:
+            uri = Path(self.path).resolve().as_uri() + "?mode=ro"
+            conn = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+        else:
+            conn = await aiosqlite.connect(self.path, isolation_level=None)
         conn.row_factory = sqlite3.Row
+        pragmas: tuple[str, ...] = ("PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL")
+        if self.read_only:
+            pragmas = ("PRAGMA query_only = ON",)
         try:
-            for pragma in (
-                "PRAGMA journal_mode = WAL",
-                "PRAGMA synchronous = FULL",
-                "PRAGMA foreign_keys = ON",
-                "PRAGMA busy_timeout = 5000",
-            ):
+            for pragma in (*pragmas, "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000"):
                 await _run(conn, pragma)
         except BaseException:
             await conn.close()

@@ -718,6 +718,12 @@ CATALOGUE.update(
         "terminal.legal_moves": "Legal moves: {moves}",
         "terminal.play_at": "play {card} at {stones}",
         "terminal.say_deck": "say 'draw clan' or 'draw tactic'",
+        "terminal.which_deck": "Which deck? Say 'draw clan' (or 'd c') or 'draw tactic' (or 'd t').",
+        "terminal.scout_return": (
+            "Scout: put two cards from your hand back on their decks, e.g. 'return R7 Fog' "
+            "(the second ends on top)."
+        ),
+        "terminal.return_any": "return any two of {cards}",
         "terminal.replay_help": (
             "Enter or n: next move    b: back    s: start    e: end    <number>: go to that step\n"
             "f: turn the board round  h: help   q: quit"

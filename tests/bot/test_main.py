@@ -10,6 +10,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import discord
@@ -331,3 +332,106 @@ def test_backup_never_overwrites_and_needs_a_database(tmp_path: Path) -> None:
         assert "Traceback" not in proc.stderr
     assert existing.read_bytes() == b"keep"
     assert not (tmp_path / "missing.db").exists() and not (tmp_path / "new.db").exists()
+
+
+def start_against_unreachable_gateway(tmp_path: Path, **settings: str) -> subprocess.Popen[str]:
+    """``python -m bot`` logged in to a fake Discord whose gateway refuses connections."""
+    return subprocess.Popen(
+        [sys.executable, str(HERE / "unreachable_gateway_start.py")],
+        cwd=tmp_path,
+        env=environment(
+            DISCORD_TOKEN="not-a-real-token",
+            DATABASE_PATH=str(tmp_path / "g.db"),
+            LOG_LEVEL="INFO",
+            **settings,
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_sharded_bot_stops_on_a_signal_while_the_gateway_fails(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    # discord.py retries a shard's connection every 5 s, even after close(): the signal
+    # must still end the process, quickly and without a traceback.
+    proc = start_against_unreachable_gateway(tmp_path, SHARD_COUNT="2", SHARD_IDS="0,1")
+    lines: list[str] = []
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line)
+            if "Failed to connect for shard_id" in line:
+                break
+        else:
+            pytest.fail("".join(lines))
+        proc.send_signal(signum)
+        started = time.monotonic()
+        rest, _ = proc.communicate(timeout=30)
+        elapsed = time.monotonic() - started
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    output = "".join(lines) + rest
+    assert elapsed < 10, output
+    assert proc.returncode == 0, output
+    assert "Traceback" not in output
+    assert f"Received {signum.name}" in output and "Stopped" in output
+    assert "Cannot connect to host" in output  # the failure is logged, on one line
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_unsharded_bot_stops_on_a_signal_or_by_itself_when_the_gateway_fails(tmp_path: Path) -> None:
+    proc = start_against_unreachable_gateway(tmp_path)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().endswith("opened\n")
+        output, _ = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    # discord.py's retry of a first connection that failed breaks (an AttributeError):
+    # the bot stops with a message, for its supervisor to start it again.
+    assert proc.returncode == 1, output
+    assert "Cannot reach Discord" in output
+    assert "Traceback" not in output
+
+    proc = start_against_unreachable_gateway(tmp_path)
+    lines = []
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line)
+            if line == "ready\n":
+                break
+        proc.send_signal(signal.SIGTERM)
+        rest, _ = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    output = "".join(lines) + rest
+    assert proc.returncode in (0, 1), output
+    assert "Traceback" not in output and "Database" in output and "closed" in output
+
+
+def test_database_is_checked_before_logging_in(tmp_path: Path) -> None:
+    # A wrong DATABASE_PATH shows without a working token: nothing reaches Discord.
+    folder = tmp_path / "a-directory.db"
+    folder.mkdir()
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=environment(DISCORD_TOKEN="not-a-real-token", DATABASE_PATH=str(folder)),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 1
+    assert "Cannot use the database" in proc.stderr
+    assert "logging in" not in proc.stderr and "Traceback" not in proc.stderr

@@ -173,7 +173,7 @@ def test_migrate_to_postgres_refuses_without_a_source_or_target(
         entry.main(["migrate-to-postgres", "--from", str(tmp_path / "missing.db"), "--to", postgres_database])
         == 1
     )
-    assert "is not a SQLite database file" in capsys.readouterr().err
+    assert "missing.db not found" in capsys.readouterr().err
     assert not (tmp_path / "missing.db").exists()  # not created on the way
     assert (
         entry.main(["--env-file", str(tmp_path / "none"), "migrate-to-postgres", "--to", "schotten.db"]) == 2

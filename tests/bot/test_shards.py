@@ -55,3 +55,22 @@ async def test_unsharded_bot_is_a_plain_bot() -> None:
         assert bot.shard_count is None
     finally:
         await bot.close()
+
+
+async def test_only_the_process_with_shard_0_syncs_the_commands(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two processes starting together would otherwise both sync (neither has yet
+    # recorded the sync when the other looks).
+    synced: list[tuple[int, ...] | None] = []
+
+    async def sync_commands(self: SchottenBot, *, force: bool = False) -> bool:
+        synced.append(self.settings.shard_ids)
+        return True
+
+    monkeypatch.setattr(SchottenBot, "sync_commands", sync_commands)
+    for env in ({"SHARD_COUNT": "2", "SHARD_IDS": "0"}, {"SHARD_COUNT": "2", "SHARD_IDS": "1"}, {}):
+        bot = create_bot(database=":memory:", settings=read(**env), extensions=[])
+        try:
+            await bot.setup_hook()
+        finally:
+            await bot.close()
+    assert synced == [(0,), None]

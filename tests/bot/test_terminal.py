@@ -261,3 +261,45 @@ def test_hint_suggests_a_legal_move_and_says_why() -> None:
     for reason, params in REASONS.items():  # every reason code has a sentence
         text = describe_hint(Hint(Pass(), reason, {p: 1 for p in params}))
         assert not text.split(" - ", 1)[1].startswith(reason)  # a sentence, not the code
+
+
+def test_d_with_two_decks_asks_which_through_the_prompt() -> None:
+    # Tactics variant: after a play both decks may be drawn from, so a bare `d` must say
+    # how to name the deck rather than "I don't understand".
+    from bot.text.notation import move_text
+
+    options = GameOptions(tactics=True)
+    game = Game.new(3, options, first_player=0)
+    play = next(m for m in game.legal_moves() if isinstance(m, PlayCard))
+    out = io.StringIO()
+    lines = f"{move_text(play)}\nd\nquit\n"
+    assert main(["--vs", "human", "--tactics", "--seed", "3", "--first", "me", "--lang", "en"],
+                stdin=io.StringIO(lines), stdout=out) == 0  # fmt: skip
+    text = out.getvalue()
+    assert "Which deck? Say 'draw clan'" in text
+    assert "I don't understand" not in text
+
+
+def test_moves_after_scout_lists_the_cards_not_every_pair() -> None:
+    from bot.cli.terminal import describe_moves
+    from rules.moves import ScoutReturn
+
+    cards = [parse_card(c) for c in ("R1", "B2", "G3", "Y4", "P5", "O6", "R7", "B8")]
+    pairs = [ScoutReturn((a, b)) for a in cards for b in cards if a != b]
+    assert len(pairs) == 56
+    text = describe_moves(pairs)
+    assert text.count("return") == 1 and "return any two of" in text
+    assert len(text) < 120
+
+
+def test_help_describes_every_option() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot.cli.terminal", "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0
+    for option in ("--vs", "--level", "--ruleset", "--claim-timing"):
+        line = next(line for line in proc.stdout.splitlines() if line.strip().startswith(option))
+        assert "{" in line  # the choices
+    words = " ".join(proc.stdout.split())  # argparse wraps to the terminal's width
+    assert "two players taking turns" in words and "start of your turn" in words
+    assert "hands of 7" in words and "strength" in words
