@@ -18,7 +18,7 @@ components.
 from __future__ import annotations
 
 import re
-from typing import ClassVar, Self, TypeVar
+from typing import Self, TypeVar
 
 import discord
 
@@ -37,8 +37,6 @@ class Component(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
     """The base of every component. Subclasses give the real ``template``, decode a
     match of it in :meth:`from_match` and answer a click in :meth:`run`; the base's own
     template matches nothing."""
-
-    prefix: ClassVar[str]
 
     def __init_subclass__(cls, *, template: str | re.Pattern[str]) -> None:
         super().__init_subclass__(template=template)
