@@ -13,7 +13,7 @@ wakes up (the loop's lag):
   ``Opponent`` and a publish step that renders the board and the person's hand like the
   table does. The person's moves are random legal moves applied through the service.
 * simcord: the whole bot (``create_bot``, every cog) in simcord, the person playing
-  through their DM controls; the AI's moves are published by the real ``Table``. simcord's
+  through their DM controls; the AI's moves are published by the real ``Publisher``. simcord's
   own bookkeeping runs on the same loop, so these figures are an upper bound.
 
 For contrast, the direct mode is also run with the AI computed on the loop itself (an

@@ -109,7 +109,7 @@ from simcord.backend.ops.base import BackendBase
 from simcord.enums import AppCommandType, InteractionType
 
 import cogs.table.messages as messages_module
-import cogs.table.table as table_module
+import cogs.table.requests as requests_module
 from bot.app import create_bot
 from bot.games.service import GameService
 from rules.moves import Claim, Draw, Pass, PlayCard
@@ -261,7 +261,7 @@ def instrument_parsers(profile: Profile, bot: Any) -> None:
 
 
 class Timer:
-    """Wraps Table.move: records arrival -> done for every benchmarked interaction."""
+    """Wraps make_move: records arrival -> done for every benchmarked interaction."""
 
     def __init__(self) -> None:
         self.started: dict[int, float] = {}
@@ -269,12 +269,12 @@ class Timer:
         self.latencies: list[float] = []
         self.errors = 0
         self.last_done = 0.0
-        original = table_module.Table.move
+        original = requests_module.make_move
         timer = self
 
-        async def timed_move(self: Any, interaction: Any, *args: Any, **kwargs: Any) -> None:
+        async def timed_move(interaction: Any, *args: Any, **kwargs: Any) -> None:
             try:
-                await original(self, interaction, *args, **kwargs)
+                await original(interaction, *args, **kwargs)
             except Exception:
                 timer.errors += 1
                 raise
@@ -285,7 +285,7 @@ class Timer:
                     timer.last_done = time.perf_counter()
                     timer.latencies.append(timer.last_done - start)
 
-        table_module.Table.move = timed_move  # type: ignore[method-assign]
+        requests_module.make_move = timed_move
 
 
 class Meter:

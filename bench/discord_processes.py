@@ -12,7 +12,7 @@ Then, in all processes at once for ``--duration`` seconds, each keeps ``--inflig
 moves in flight (each game at most one): a move is the next move of the game's player
 to move, sent as a ``/schotten play|claim|pass`` interaction, and a new one is sent as
 soon as one is done. A move's time runs from its arrival to the bot having finished
-with it (answer, board, DMs: ``Table.move``), queueing included.
+with it (answer, board, DMs: ``make_move``), queueing included.
 
 REST calls per move are counted as ``bench/discord_moves.py`` counts them (its
 ``Meter``): all of them, and those to interaction endpoints (answers to interactions,
@@ -113,7 +113,7 @@ async def serve(target: str, index: int, processes: int, games: int, inflight: i
     # the shared database says another process synced them.
     bot = create_bot(database=target, settings=settings, force_sync=True)
     bot.freeze_startup_objects = True  # as `python -m bot` does
-    timer = Timer()  # wraps Table.move: each move's time, from its arrival
+    timer = Timer()  # wraps make_move: each move's time, from its arrival
     try:
         # Not 300 s as in discord_moves.py: on PostgreSQL a settle with that limit waited
         # minutes (a timer of the connection pool, within the limit, it seems).

@@ -38,7 +38,7 @@ if str(ROOT) not in sys.path:  # `python bench/gc_pauses.py` from anywhere
 
 from bot.app import create_bot  # noqa: E402
 from bot.games.service import GameService  # noqa: E402
-from cogs.table import Table  # noqa: E402
+from cogs.table.publisher import Publisher  # noqa: E402
 from rules.claims import prepare  # noqa: E402
 from rules.game import GameOptions  # noqa: E402
 from rules.rulesets import RULESETS  # noqa: E402
@@ -72,7 +72,7 @@ async def run(games: int, moves: int, cached: int, seed: int) -> dict[str, float
         await bot.db.migrate()
         service = GameService(bot.db, turn_timeout=86400, cached_games=cached)
         bot.service = service
-        table = Table(bot)
+        table = Publisher(bot)
         names = ("Alice", "Bob")
 
         def render(game_id: int) -> None:

@@ -19,7 +19,9 @@ tell the hands.
 from __future__ import annotations
 
 import io
+import re
 from datetime import UTC, datetime
+from typing import Self
 
 import discord
 
@@ -27,11 +29,13 @@ from bot.app import SchottenBot
 from bot.archive.history import FinishedGame, HistoryEntry, StoredGame
 from bot.archive.record_file import export_game
 from bot.games.errors import GameNotFound, ServiceError
+from bot.text import i18n
 from bot.text.catalogue import t
 from bot.text.render import card_text, code_block, render_board, render_move, sort_hand
 from cogs.table.messages import in_code, in_text
 from cogs.ui import Interaction
-from cogs.ui.layouts import history_view, replay_view
+from cogs.ui.components import Button, Component, buttons
+from cogs.ui.replies import NO_MENTIONS, public_language
 from rules.game import Game
 from rules.rulesets import get_ruleset
 
@@ -87,6 +91,46 @@ async def history_message(
         lines.append(t("history.page", page=found.page + 1, pages=found.pages))
     lines.append(t("history.hint"))
     return "\n".join(lines), history_view(user_id, found.page, found.pages)
+
+
+class HistoryButton(Component[Button], template=r"st:hist:(?P<user>\d+):(?P<page>\d+):(?P<dir>[pn])"):
+    """Shows page ``page`` of a member's finished games; anyone may turn the pages."""
+
+    def __init__(self, user_id: int, page: int, direction: str, *, disabled: bool = False) -> None:
+        self.user_id, self.page = user_id, page
+        super().__init__(
+            discord.ui.Button(
+                label=t("history.prev" if direction == "p" else "history.next"),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"st:hist:{user_id}:{max(page, 0)}:{direction}",
+                disabled=disabled,
+            )
+        )
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["user"]), int(match["page"]), match["dir"])
+
+    async def run(self, interaction: Interaction) -> None:
+        with i18n.use(await public_language(interaction)):
+            text, view = await history_message(
+                interaction.client,
+                self.user_id,
+                self.page,
+                guild_id=interaction.guild_id,
+                caller_id=interaction.user.id,
+            )
+        await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS)
+
+
+def history_view(user_id: int, page: int, pages: int) -> discord.ui.View | None:
+    """Previous and Next under a member's finished games (none for a single page)."""
+    if pages <= 1:
+        return None
+    return buttons(
+        HistoryButton(user_id, page - 1, "p", disabled=page == 0),
+        HistoryButton(user_id, page + 1, "n", disabled=page + 1 >= pages),
+    )
 
 
 # ------------------------------------------------------------------ who may see it
@@ -182,6 +226,43 @@ async def replay_message(interaction: Interaction, game_id: int, step: int) -> t
     return replay_text(game, step, names), replay_view(game.id, step, game.steps)
 
 
+_REPLAY_LABELS = {"f": "replay.first", "b": "replay.back", "n": "replay.forward", "l": "replay.last"}
+
+
+class ReplayButton(Component[Button], template=r"st:rp:(?P<game>\d+):(?P<step>\d+):(?P<dir>[fbnl])"):
+    """Shows step ``step`` of a finished game's replay (first, back, forward or last:
+    ``dir`` keeps the four ids of one message apart)."""
+
+    def __init__(self, game_id: int, step: int, direction: str, *, disabled: bool = False) -> None:
+        self.game_id, self.step = game_id, step
+        super().__init__(
+            discord.ui.Button(
+                label=t(_REPLAY_LABELS[direction]),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"st:rp:{game_id}:{max(step, 0)}:{direction}",
+                disabled=disabled,
+            )
+        )
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["game"]), int(match["step"]), match["dir"])
+
+    async def run(self, interaction: Interaction) -> None:
+        text, view = await replay_message(interaction, self.game_id, self.step)
+        await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS)
+
+
+def replay_view(game_id: int, step: int, steps: int) -> discord.ui.View:
+    """First, Back, Forward and Last under a replay at ``step`` of ``steps``."""
+    return buttons(
+        ReplayButton(game_id, 0, "f", disabled=step <= 0),
+        ReplayButton(game_id, step - 1, "b", disabled=step <= 0),
+        ReplayButton(game_id, step + 1, "n", disabled=step >= steps),
+        ReplayButton(game_id, steps, "l", disabled=step >= steps),
+    )
+
+
 # ------------------------------------------------------------------------- export
 
 
@@ -200,12 +281,16 @@ async def export_file(interaction: Interaction, game_id: int) -> tuple[str, disc
 
 
 __all__ = [
+    "HistoryButton",
+    "ReplayButton",
     "export_file",
     "finished_game",
     "history_message",
+    "history_view",
     "record_filename",
     "replay_board",
     "replay_message",
     "replay_text",
+    "replay_view",
     "visible_game",
 ]

@@ -1,12 +1,15 @@
 """The texts of ``/schotten leaderboard`` and ``/schotten stats``.
 
-The leaderboard is paged with two buttons whose ``custom_id`` carries the scope and the
-page (``st:lb:<global|guild id>:<page>:<p|n>``), so they keep working after a restart; a
-button never leads past the last page (it is disabled there, and a page that no longer
-exists shows the last one).
+The leaderboard is paged with two buttons (:class:`LeaderboardButton`) whose
+``custom_id`` carries the scope and the page (``st:lb:<global|guild id>:<page>:<p|n>``),
+so they keep working after a restart; a button never leads past the last page (it is
+disabled there, and a page that no longer exists shows the last one).
 """
 
 from __future__ import annotations
+
+import re
+from typing import Self
 
 import discord
 
@@ -14,8 +17,11 @@ from bot.app import SchottenBot
 from bot.community.ratings import GLOBAL_SCOPE, guild_scope
 from bot.games.errors import ServiceError
 from bot.storage import RatingRow
+from bot.text import i18n
 from bot.text.catalogue import t
-from cogs.ui.layouts import leaderboard_view
+from cogs.ui import Interaction
+from cogs.ui.components import Button, Component, buttons
+from cogs.ui.replies import public_language
 
 NAME_WIDTH = 17
 
@@ -65,6 +71,41 @@ async def leaderboard_message(
     if found.pages > 1:
         text += "\n" + t("leaderboard.page", page=found.page + 1, pages=found.pages)
     return text, leaderboard_view(scope_id, found.page, found.pages)
+
+
+class LeaderboardButton(
+    Component[Button], template=r"st:lb:(?P<scope>global|\d+):(?P<page>-?\d+):(?P<dir>[pn])"
+):
+    """Shows page ``page`` of a leaderboard; anyone may turn the pages."""
+
+    def __init__(self, scope_id: str, page: int, direction: str, *, disabled: bool = False) -> None:
+        self.scope_id, self.page = scope_id, page
+        super().__init__(
+            discord.ui.Button(
+                label=t("leaderboard.prev" if direction == "p" else "leaderboard.next"),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"st:lb:{scope_id}:{max(page, 0)}:{direction}",
+                disabled=disabled,
+            )
+        )
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(match["scope"], int(match["page"]), match["dir"])
+
+    async def run(self, interaction: Interaction) -> None:
+        with i18n.use(await public_language(interaction)):
+            text, view = await leaderboard_message(interaction.client, self.scope_id, self.page)
+        await interaction.response.edit_message(content=text, view=view)
+
+
+def leaderboard_view(scope_id: str, page: int, pages: int) -> discord.ui.View | None:
+    if pages <= 1:
+        return None
+    return buttons(
+        LeaderboardButton(scope_id, page - 1, "p", disabled=page == 0),
+        LeaderboardButton(scope_id, page + 1, "n", disabled=page + 1 >= pages),
+    )
 
 
 def _rating_line(key: str, row: RatingRow) -> str:
@@ -120,4 +161,4 @@ async def stats_text(
     return "\n".join(lines)
 
 
-__all__ = ["leaderboard_message", "stats_text"]
+__all__ = ["LeaderboardButton", "leaderboard_message", "leaderboard_view", "stats_text"]

@@ -2,14 +2,16 @@
 
 Every command is a thin adapter: it reads its options, finds the game the caller means
 (``game`` defaults to the caller's game in this channel, else their only active game)
-and hands a typed request to the table, the lobby or the services. Text is parsed here,
-where it is typed (``/schotten play``, ``/schotten move``); buttons and selects carry
-``Move`` values (:mod:`cogs.ui.components`). Every command works in a server channel
+and hands a typed request to the table's request side (:mod:`cogs.table.requests`),
+the lobby or the services. Text is parsed here, where it is typed (``/schotten play``,
+``/schotten move``); buttons and selects carry ``Move`` values in their ids and answer
+their own clicks, next to the code they call. Every command works in a server channel
 and in the bot's DM; replies that show a hand are ephemeral; errors are answered
 privately by the tree's error handler (:mod:`cogs.errors`).
 
-:func:`setup` builds the :class:`~cogs.table.Table`, the :class:`~cogs.lobby.Lobby` and
-the :class:`Controls` the components call, then adds this cog and the timers.
+:func:`setup` builds the :class:`~cogs.table.publisher.Publisher`, installs it as the
+bot's publishing side (for the requests, the lobby and the AI opponent), registers
+every component and adds this cog and the timers.
 """
 
 from __future__ import annotations
@@ -29,12 +31,12 @@ from bot.text.render import code_block, render_board
 from cogs import choices
 from cogs.history import export_file, history_message, replay_message
 from cogs.leaderboard import leaderboard_message, stats_text
-from cogs.lobby import Lobby
-from cogs.table import Table
+from cogs.table import lobby, requests
 from cogs.table.messages import in_code, in_text
+from cogs.table.publisher import Publisher
 from cogs.timers import Timers
 from cogs.ui import Interaction
-from cogs.ui.components import COMPONENTS, Selection, install_handlers
+from cogs.ui.components import every
 from cogs.ui.replies import NO_MENTIONS, public_language
 from cogs.ui.translator import CatalogueTranslator
 from cogs.ui.translator import name as _name
@@ -78,49 +80,6 @@ def opt(option: str) -> app_commands.locale_str:
     return _name(f"opt.{option}")
 
 
-class Controls:
-    """What the buttons and selects ask for (:class:`cogs.ui.components.Handlers`)."""
-
-    def __init__(self, bot: SchottenBot, table: Table, lobby: Lobby) -> None:
-        self.bot, self.table, self.lobby = bot, table, lobby
-
-    async def move(self, interaction: Interaction, game_id: int, version: int, move: Move) -> None:
-        await self.table.move(interaction, game_id, version, move)
-
-    async def select(
-        self, interaction: Interaction, game_id: int, version: int, selection: Selection
-    ) -> None:
-        await self.table.select(interaction, game_id, version, selection)
-
-    async def show_hand(self, interaction: Interaction, game_id: int) -> None:
-        await self.table.show_hand(interaction, game_id)
-
-    async def hint(self, interaction: Interaction, game_id: int, version: int) -> None:
-        await self.table.hint_button(interaction, game_id, version)
-
-    async def answer_challenge(self, interaction: Interaction, challenge_id: int, *, accept: bool) -> None:
-        await self.lobby.answer(interaction, challenge_id, accept=accept)
-
-    async def rematch(self, interaction: Interaction, game_id: int) -> None:
-        await self.lobby.rematch(interaction, game_id)
-
-    async def leaderboard(self, interaction: Interaction, scope_id: str, page: int) -> None:
-        with i18n.use(await public_language(interaction)):
-            text, view = await leaderboard_message(self.bot, scope_id, page)
-        await interaction.response.edit_message(content=text, view=view)
-
-    async def history(self, interaction: Interaction, user_id: int, page: int) -> None:
-        with i18n.use(await public_language(interaction)):
-            text, view = await history_message(
-                self.bot, user_id, page, guild_id=interaction.guild_id, caller_id=interaction.user.id
-            )
-        await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS)
-
-    async def replay(self, interaction: Interaction, game_id: int, step: int) -> None:
-        text, view = await replay_message(interaction, game_id, step)
-        await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS)
-
-
 def _options(ruleset: str, tactics: bool, claims: str) -> GameOptions:
     """The options a challenge or practice command chose (Discord sends only its choices)."""
     return GameOptions(
@@ -144,10 +103,9 @@ def _parse(record: LiveGame, text: str) -> Move:
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 @app_commands.allowed_installs(guilds=True, users=False)
 class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=ls("cmd.group")):
-    def __init__(self, bot: SchottenBot, table: Table, lobby: Lobby) -> None:
+    def __init__(self, bot: SchottenBot, publisher: Publisher) -> None:
         self.bot = bot
-        self.table = table
-        self.lobby = lobby
+        self.publisher = publisher
         super().__init__()
 
     async def _game(self, interaction: Interaction, game: int | None) -> LiveGame:
@@ -185,7 +143,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         ruleset: str = "schotten-totten",
         points: app_commands.Range[int, 5, 100] | None = None,
     ) -> None:
-        await self.lobby.challenge(interaction, opponent, _options(ruleset, tactics, claims), points=points)
+        await lobby.challenge(interaction, opponent, _options(ruleset, tactics, claims), points=points)
 
     @app_commands.command(name=cmd("practice"), description=ls("cmd.practice"))
     @app_commands.rename(
@@ -210,7 +168,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         claims: str = "anytime",
         ruleset: str = "schotten-totten",
     ) -> None:
-        await self.lobby.practice(interaction, _options(ruleset, tactics, claims), difficulty)
+        await lobby.practice(interaction, _options(ruleset, tactics, claims), difficulty)
 
     @app_commands.command(name=cmd("hint"), description=ls("cmd.hint"))
     @app_commands.rename(game=opt("game"))
@@ -219,7 +177,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     async def hint(self, interaction: Interaction, game: int | None = None) -> None:
         """The hard AI's suggestion with a one-line reason, privately (games against
         the AI only; the Hint button of the DM controls does the same)."""
-        await self.table.hint(interaction, await self._game(interaction, game))
+        await requests.hint(interaction, await self._game(interaction, game))
 
     # ---------------------------------------------------------------- moves
 
@@ -236,7 +194,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         game: int | None = None,
     ) -> None:
         record = await self._game(interaction, game)
-        await self.table.move(
+        await requests.make_move(
             interaction, record.id, None, _parse(record, f"play {card.strip()[:MAX_TYPED]} {stone}")
         )
 
@@ -248,7 +206,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         self, interaction: Interaction, stone: app_commands.Range[int, 1, 9], game: int | None = None
     ) -> None:
         record = await self._game(interaction, game)
-        await self.table.move(interaction, record.id, None, Claim(stone))
+        await requests.make_move(interaction, record.id, None, Claim(stone))
 
     @app_commands.command(name=cmd("pass"), description=ls("cmd.pass"))
     @app_commands.rename(game=opt("game"))
@@ -261,7 +219,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
             # After playing, with a stone still claimable, "pass" means "end my turn".
             draws = [m for m in record.game.legal_moves() if isinstance(m, Draw)]
             move = draws[0] if draws else move
-        await self.table.move(interaction, record.id, None, move)
+        await requests.make_move(interaction, record.id, None, move)
 
     @app_commands.command(name=cmd("move"), description=ls("cmd.move"))
     @app_commands.rename(text=opt("text"), game=opt("game"))
@@ -270,7 +228,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     @app_commands.autocomplete(game=choices.games)
     async def move(self, interaction: Interaction, text: str, game: int | None = None) -> None:
         record = await self._game(interaction, game)
-        await self.table.move(interaction, record.id, None, _parse(record, text))
+        await requests.make_move(interaction, record.id, None, _parse(record, text))
 
     @app_commands.command(name=cmd("draw"), description=ls("cmd.draw"))
     @app_commands.rename(deck=opt("deck"), game=opt("game"))
@@ -284,7 +242,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     @app_commands.autocomplete(game=choices.games)
     async def draw(self, interaction: Interaction, deck: str = "clan", game: int | None = None) -> None:
         record = await self._game(interaction, game)
-        await self.table.move(interaction, record.id, None, Draw("tactic" if deck == "tactic" else "clan"))
+        await requests.make_move(interaction, record.id, None, Draw("tactic" if deck == "tactic" else "clan"))
 
     @app_commands.command(name=cmd("resign"), description=ls("cmd.resign"))
     @app_commands.rename(game=opt("game"))
@@ -294,7 +252,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         record = await self._game(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         outcome = await self.bot.service.resign(record.id, interaction.user.id)
-        await self.table.publish(outcome)
+        await self.publisher.publish(outcome)
         await interaction.followup.send(t("ok.resigned", game_id=record.id), ephemeral=True)
 
     # ----------------------------------------------------------------- info
@@ -305,7 +263,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     @app_commands.autocomplete(game=choices.games)
     async def hand(self, interaction: Interaction, game: int | None = None) -> None:
         record = await self._game(interaction, game)
-        await self.table.show_hand(interaction, record.id)
+        await requests.show_hand(interaction, record.id)
 
     @app_commands.command(name=cmd("board"), description=ls("cmd.board"))
     @app_commands.rename(game=opt("game"))
@@ -317,7 +275,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         if player is None and (record.guild_id is None or record.guild_id != interaction.guild_id):
             # Only the game's own server, or its players, may look: ids are sequential.
             raise GameNotFound(record.id)
-        names = await self.table.names(record)
+        names = await self.publisher.names(record)
         # Public information only, from the caller's side when they play.
         view = record.game.view(player if player is not None else 0)
         text = code_block(render_board(view, in_code(names), game_id=record.id))
@@ -332,7 +290,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         lines = [t("games.header")]
         for record in records:
             player = record.player_of(interaction.user.id) or 0
-            opponent = in_text(await self.table.names(record))[1 - player]
+            opponent = in_text(await self.publisher.names(record))[1 - player]
             place = f"<#{record.channel_id}>" if record.guild_id else t("games.dm_place")
             turn = t("games.your_turn") if record.current_player == player else t("games.their_turn")
             lines.append(t("games.line", game_id=record.id, opponent=opponent, place=place, turn=turn))
@@ -446,17 +404,17 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
 
 
 async def setup(bot: SchottenBot) -> None:
-    table = Table(bot)
-    lobby = Lobby(bot, table)
-    install_handlers(bot, Controls(bot, table, lobby))
+    publisher = Publisher(bot)
+    requests.install(bot, publisher)
     await bot.tree.set_translator(CatalogueTranslator())
-    bot.opponent.publish = table.publish
+    bot.opponent.publish = publisher.publish
     # A click on any of these ids, in any message, ever, reaches its class: that is what
-    # makes buttons survive restarts. Registered before the gateway connects.
-    bot.add_dynamic_items(*COMPONENTS)
-    await bot.add_cog(Schotten(bot, table, lobby))
-    await bot.add_cog(Timers(bot, table, lobby))
+    # makes buttons survive restarts. Registered before the gateway connects. Every
+    # component's module is imported by now (this one imports them all).
+    bot.add_dynamic_items(*every())
+    await bot.add_cog(Schotten(bot, publisher))
+    await bot.add_cog(Timers(bot, publisher))
 
 
 async def teardown(bot: SchottenBot) -> None:
-    bot.remove_dynamic_items(*COMPONENTS)
+    bot.remove_dynamic_items(*every())

@@ -14,8 +14,8 @@ import logging
 from discord.ext import commands, tasks
 
 from bot.app import SchottenBot
-from cogs.lobby import Lobby
-from cogs.table import Table
+from cogs.table.lobby import expire_due
+from cogs.table.publisher import Publisher
 
 log = logging.getLogger(__name__)
 
@@ -23,10 +23,9 @@ INTERVAL = 60.0  # seconds between checks; turns last hours, so a minute late is
 
 
 class Timers(commands.Cog):
-    def __init__(self, bot: SchottenBot, table: Table, lobby: Lobby) -> None:
+    def __init__(self, bot: SchottenBot, publisher: Publisher) -> None:
         self.bot = bot
-        self.table = table
-        self.lobby = lobby
+        self.publisher = publisher
 
     async def cog_load(self) -> None:
         self.tick.start()
@@ -48,8 +47,8 @@ class Timers(commands.Cog):
 
     async def run_once(self) -> None:
         # First what committed changes still owe (a crash, a failed publication).
-        await self.table.publish_pending()
-        await self.lobby.expire_due()
+        await self.publisher.publish_pending()
+        await expire_due(self.bot)
         service = self.bot.service
         reminder = self.bot.settings.turn_reminder
         if reminder:
@@ -58,10 +57,10 @@ class Timers(commands.Cog):
                     continue
                 claimed, entry = await service.claim_reminder(record.id, record.version)
                 if claimed:  # this process (of all) claimed it: the reminder is ours to send
-                    await self.table.remind(record, outbox_id=entry)
+                    await self.publisher.remind(record, outbox_id=entry)
         for outcome in await service.forfeit_overdue():
             try:
-                await self.table.publish(outcome)
+                await self.publisher.publish(outcome)
             except Exception:
                 # Committed and in the outbox: a later round publishes it. The others go on.
                 log.exception("publishing the forfeit of game %d failed", outcome.game.id)

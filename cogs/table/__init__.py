@@ -1,6 +1,10 @@
-"""The table presenter: a game's messages (:mod:`cogs.table.messages`) and the
-:class:`~cogs.table.table.Table` that makes moves for users and publishes outcomes."""
+"""The game table on Discord, in two sides a layer apart:
 
-from cogs.table.table import Table
+* :mod:`cogs.table.requests`: a player's requests and the hand controls that make them
+  (make a move, redraw the controls, show a hand, a hint);
+* :mod:`cogs.table.publisher`: everything shown of a game besides those answers (the
+  board, the end, the DMs an outcome changes, the outbox, reminders, new games).
 
-__all__ = ["Table"]
+:mod:`cogs.table.layouts` places the controls on a message; :mod:`cogs.table.messages`
+writes the texts.
+"""

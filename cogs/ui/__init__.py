@@ -2,12 +2,12 @@
 above it in this list):
 
 * :mod:`cogs.ui.replies`: answering an interaction with an error, privately;
-* :mod:`cogs.ui.components`: every button and select, as DynamicItems on one base class,
-  and the :class:`~cogs.ui.components.Handlers` they call (implemented by the table);
-* :mod:`cogs.ui.layouts`: which components a message carries (hand controls, ruse steps,
-  challenge, board, end-of-game and leaderboard buttons).
+* :mod:`cogs.ui.components`: the base class of every button and select (a DynamicItem
+  that answers its own click) and the registry of their classes;
+* :mod:`cogs.ui.translator`: the command picker in each user's language.
 
-Nothing here keeps state, calls a service or sends a message of its own accord.
+The buttons and selects themselves live next to the code they call. Nothing here keeps
+state, calls a service or sends a message of its own accord.
 """
 
 from __future__ import annotations

@@ -4,10 +4,10 @@ Discord, until killed.
     python tests/bot/publishing_worker.py DATABASE_URL INDEX SEED SLOTS EPOCH SPEED
 
 It runs the bot's own ``GameService`` (with the outbox, the rating and match hooks),
-``Delivery``, ``Table`` (publish, publish_pending, remind) and ``Timers.run_once``
+``Delivery``, ``Publisher`` (publish, publish_pending, remind) and ``Timers.run_once``
 rounds, against a PostgreSQL database that other workers share. Only Discord is
-missing: the table's Discord calls (``Table._publish``, the reminder's channel) are
-replaced by a recorder (``Table._show``) that waits a moment, as a REST call would, and then prints what
+missing: the publisher's Discord calls (``Publisher._show``, the reminder's channel) are
+replaced by a recorder that waits a moment, as a REST call would, and then prints what
 Discord accepted.
 
 Players move in ``SLOTS`` games (``channel_id`` 100 + slot), every worker in every game,
@@ -55,7 +55,7 @@ from bot.games.matches import MatchService
 from bot.games.service import GameService
 from bot.settings import Settings
 from bot.storage import Storage, open_database
-from cogs.table import Table
+from cogs.table.publisher import Publisher
 from cogs.timers import Timers
 from rules.cards import Card
 from rules.game import GameOptions
@@ -123,7 +123,7 @@ class Channel:
         report("reminded", self.record.id, self.record.version, ENTRY.get())
 
 
-class RecordingTable(Table):
+class RecordingPublisher(Publisher):
     def channel(self, record: LiveGame) -> discord.PartialMessageable | None:
         return cast(discord.PartialMessageable, Channel(record))
 
@@ -148,9 +148,9 @@ class RecordingTable(Table):
         return published
 
 
-class NoLobby:
-    async def expire_due(self) -> int:
-        return 0
+class NoChallenges:
+    async def expire_due(self) -> list[object]:
+        return []
 
 
 class NoOpponent:
@@ -159,7 +159,7 @@ class NoOpponent:
 
 
 class Bot:
-    """What ``Table`` and ``Timers`` use of ``SchottenBot``, built the way it builds them."""
+    """What ``Publisher`` and ``Timers`` use of ``SchottenBot``, built the way it builds them."""
 
     def __init__(self, db: Storage, clock: Callable[[], float]) -> None:
         self.settings = SETTINGS
@@ -169,6 +169,7 @@ class Bot:
         self.delivery = ReportingDelivery(db, clock=clock)
         self.languages = Languages(db, clock=clock)
         self.opponent = NoOpponent()
+        self.challenges = NoChallenges()
 
 
 async def active_game(service: GameService, slot: int) -> int | None:
@@ -178,8 +179,8 @@ async def active_game(service: GameService, slot: int) -> int | None:
     return None
 
 
-async def new_game(table: Table, slot: int, rng: random.Random) -> int:
-    record = await table.service.create_game(
+async def new_game(publisher: Publisher, slot: int, rng: random.Random) -> int:
+    record = await publisher.bot.service.create_game(
         guild_id=1,
         channel_id=100 + slot,
         players=(2 * slot + 1, 2 * slot + 2),
@@ -187,12 +188,12 @@ async def new_game(table: Table, slot: int, rng: random.Random) -> int:
         seed=rng.randrange(2**62),
     )
     report("committed", record.id, record.version, None)
-    await table.start(record)  # as the lobby does once the game is committed
+    await publisher.start(record)  # as the lobby does once the game is committed
     return record.id
 
 
-async def play(table: Table, index: int, slot: int, rng: random.Random, speed: float) -> None:
-    service = table.service
+async def play(publisher: Publisher, index: int, slot: int, rng: random.Random, speed: float) -> None:
+    service = publisher.bot.service
     game_id: int | None = None
     while True:
         slow = rng.random() < SLOW
@@ -202,7 +203,7 @@ async def play(table: Table, index: int, slot: int, rng: random.Random, speed: f
             if game_id is None:
                 if slot % 2 != index:
                     continue  # the other worker replaces it
-                game_id = await new_game(table, slot, rng)
+                game_id = await new_game(publisher, slot, rng)
         record = await service.reload(game_id)
         if not record.is_active:
             game_id = None
@@ -219,7 +220,7 @@ async def play(table: Table, index: int, slot: int, rng: random.Random, speed: f
         except (StaleControl, GameFinished):
             continue  # the other worker moved it first, or it ended on time
         report("committed", game_id, outcome.game.version, outcome.outbox_id)
-        await table.publish(outcome)
+        await publisher.publish(outcome)
 
 
 async def timers_rounds(timers: Timers) -> None:
@@ -236,11 +237,11 @@ async def main(url: str, index: int, seed: int, slots: int, epoch: float, speed:
 
     async with open_database(url) as db:
         bot = cast(SchottenBot, Bot(db, clock))
-        table = RecordingTable(bot)
-        timers = Timers(bot, table, cast(Any, NoLobby()))
+        publisher = RecordingPublisher(bot)
+        timers = Timers(bot, publisher)
         report("ready")
         players = [
-            asyncio.ensure_future(play(table, index, slot, random.Random(rng.random()), speed))
+            asyncio.ensure_future(play(publisher, index, slot, random.Random(rng.random()), speed))
             for slot in range(slots)
         ]
         background = asyncio.ensure_future(timers_rounds(timers))

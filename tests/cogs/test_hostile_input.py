@@ -13,7 +13,7 @@ import simcord
 from bot.app import create_bot
 from bot.games.errors import GameUnreadable
 from bot.settings import Settings
-from cogs.ui.layouts import hand_controls
+from cogs.table.layouts import hand_controls
 from tests.cogs.helpers import challenge_and_accept, flat_components, setup_members
 
 
@@ -143,7 +143,7 @@ async def test_a_rematch_of_a_game_in_progress_says_so(simcord_env, simcord_bot)
     _, channel, (alice, bob) = setup_members(env)
     game_id = await challenge_and_accept(env, channel, alice, bob)
     button = discord.ui.View(timeout=None)
-    from cogs.ui.components import RematchButton
+    from cogs.table.lobby import RematchButton
 
     button.add_item(RematchButton(game_id))
     public = await bot.get_partial_messageable(channel.id).send("rematch?", view=button)
@@ -181,7 +181,7 @@ async def test_finished_games_leave_nothing_in_memory(simcord_env, simcord_bot):
     await alice.slash(channel, "schotten resign", game=ids[0])
     ids.append(await challenge_and_accept(env, channel, alice, bob))
     await bob.slash(channel, "schotten resign", game=ids[1])
-    table = bot.get_cog("Schotten").table
+    table = bot.get_cog("Schotten").publisher
     for game_id in ids:
         assert game_id not in bot.service.games_in_memory()
         assert game_id not in table.games_in_memory()

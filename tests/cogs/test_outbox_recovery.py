@@ -142,7 +142,7 @@ async def test_a_claim_committed_by_a_process_that_died_is_shown_after_a_restart
             outcome = await first.service.apply(
                 game_id, record.current_user, move, expected_version=record.version
             )
-            await first.get_cog("Schotten").table.publish(outcome)
+            await first.get_cog("Schotten").publisher.publish(outcome)
         assert claim is not None
         (before,) = boards(channel, game_id)
         name = "alice" if record.current_user == alice.id else "bob"
@@ -171,7 +171,7 @@ async def test_a_publication_interrupted_after_discord_took_it_is_not_repeated(s
     env, bot = simcord_env, simcord_bot
     _, channel, (alice, bob) = setup_members(env)
     game_id = await challenge_and_accept(env, channel, alice, bob)
-    table = bot.get_cog("Schotten").table
+    table = bot.get_cog("Schotten").publisher
     record = await bot.service.get(game_id)
     mover = record.current_user
     (old,) = boards(channel, game_id)
@@ -203,7 +203,7 @@ async def test_an_end_announced_before_a_crash_is_not_announced_again(simcord_en
     env, bot = simcord_env, simcord_bot
     _, channel, (alice, bob) = setup_members(env)
     game_id = await challenge_and_accept(env, channel, alice, bob)
-    table = bot.get_cog("Schotten").table
+    table = bot.get_cog("Schotten").publisher
     outcome = await bot.service.resign(game_id, alice.id)
     done = bot.delivery.done
 
@@ -244,7 +244,7 @@ async def test_publications_that_arrive_out_of_order_leave_one_current_board(sim
     env, bot = simcord_env, simcord_bot
     _, channel, (alice, bob) = setup_members(env)
     game_id = await challenge_and_accept(env, channel, alice, bob)
-    table = bot.get_cog("Schotten").table
+    table = bot.get_cog("Schotten").publisher
     outcomes = await _turn(bot, game_id) + await _turn(bot, game_id)
     for outcome in outcomes if order == "in order" else reversed(outcomes):
         await table.publish(outcome)
@@ -282,7 +282,7 @@ async def test_a_turn_change_overtaken_by_a_move_of_the_same_turn_still_mentions
     _, channel, (alice, bob) = setup_members(env)
     game_id = await challenge_and_accept(env, channel, alice, bob)
     # Turns are played and published until a turn starts with a move that keeps it.
-    table = bot.get_cog("Schotten").table
+    table = bot.get_cog("Schotten").publisher
     for _ in range(60):
         turn = await _turn(bot, game_id)
         record = turn[-1].game

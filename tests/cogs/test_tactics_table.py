@@ -120,7 +120,7 @@ async def arrange(
         now=time.time(),
     )
     cog = bot.get_cog("Schotten")
-    await cog.table.refresh(game_id)  # the state changed in place, at the same version
+    await cog.publisher.refresh(game_id)  # the state changed in place, at the same version
     return await bot.service.get(game_id)
 
 
@@ -675,8 +675,8 @@ def test_tactic_controls_fit_discord_limits_and_only_offer_legal_moves():
     """Random tactics games: at every position the hand controls (with every ruse, target,
     destination and return choice) stay within Discord's limits, and every move a control
     can make is legal."""
-    from cogs.ui.components import Selection
-    from cogs.ui.layouts import hand_controls
+    from cogs.table.layouts import hand_controls
+    from cogs.table.requests import Selection
     from rules.game import GameOptions
     from rules.moves import parse_move
 
@@ -724,8 +724,8 @@ def test_tactic_controls_fit_discord_limits_and_only_offer_legal_moves():
 
 
 def test_more_targets_than_a_select_holds_are_chosen_stone_first():
-    from cogs.ui.components import Selection
-    from cogs.ui.layouts import hand_controls
+    from cogs.table.layouts import hand_controls
+    from cogs.table.requests import Selection
     from rules.game import GameOptions
 
     d = Game.new(1, GameOptions(tactics=True), first_player=0).to_dict()

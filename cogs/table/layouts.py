@@ -1,9 +1,8 @@
-"""Which components a message carries: the board's button, the challenge buttons, the
-end-of-game, leaderboard, history and replay buttons, and a player's hand controls (DM
-or ephemeral).
+"""Which components a player's messages carry: the board's button, and a player's hand
+controls (DM or ephemeral), all from :mod:`cogs.table.requests`.
 
 Hand controls are built from the engine's legal moves for the player's view only, and
-stay stateless: a choice made so far (:class:`~cogs.ui.components.Selection`) travels
+stay stateless: a choice made so far (:class:`~cogs.table.requests.Selection`) travels
 in the custom ids and the selects' defaults.
 
 * The ordinary controls: select a card, select a stone, Play; Pass when no card can be
@@ -22,26 +21,20 @@ import discord
 
 from bot.text.catalogue import t
 from bot.text.render import card_text, sort_hand
-from cogs.ui.components import (
+from cogs.table.requests import (
     NOT_CHOSEN,
-    Button,
     CardSelect,
-    ChallengeButton,
-    Component,
     DestSelect,
     HintButton,
-    HistoryButton,
-    LeaderboardButton,
     MoveButton,
     PlayButton,
-    RematchButton,
-    ReplayButton,
     ReturnSelect,
     Selection,
     ShowHandButton,
     StoneSelect,
     TargetSelect,
 )
+from cogs.ui.components import buttons
 from rules.cards import Card, Tactic, TacticCard, parse_card
 from rules.errors import NotationError
 from rules.moves import Claim, Deserter, Draw, Move, Pass, PlayCard, Redeploy, Scout, ScoutReturn, Traitor
@@ -52,57 +45,10 @@ MAX_ITEMS = 25  # buttons and selects on one message (5 rows of 5)
 Ruse = Scout | Redeploy | Deserter | Traitor
 
 
-def _view(*items: Component[Button]) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
-    return view
-
-
-def challenge_view(challenge_id: int, *, disabled: bool = False) -> discord.ui.View:
-    return _view(
-        ChallengeButton(challenge_id, True, disabled=disabled),
-        ChallengeButton(challenge_id, False, disabled=disabled),
-    )
-
-
 def board_view(game_id: int, version: int | None = None, *, finished: bool = False) -> discord.ui.View:
     """The board's "Show my hand" button (disabled once the game is over), marked with
     the ``version`` the board shows."""
-    return _view(ShowHandButton(game_id, version, disabled=finished))
-
-
-def rematch_view(game_id: int) -> discord.ui.View:
-    return _view(RematchButton(game_id))
-
-
-def leaderboard_view(scope_id: str, page: int, pages: int) -> discord.ui.View | None:
-    if pages <= 1:
-        return None
-    return _view(
-        LeaderboardButton(scope_id, page - 1, "p", disabled=page == 0),
-        LeaderboardButton(scope_id, page + 1, "n", disabled=page + 1 >= pages),
-    )
-
-
-def history_view(user_id: int, page: int, pages: int) -> discord.ui.View | None:
-    """Previous and Next under a member's finished games (none for a single page)."""
-    if pages <= 1:
-        return None
-    return _view(
-        HistoryButton(user_id, page - 1, "p", disabled=page == 0),
-        HistoryButton(user_id, page + 1, "n", disabled=page + 1 >= pages),
-    )
-
-
-def replay_view(game_id: int, step: int, steps: int) -> discord.ui.View:
-    """First, Back, Forward and Last under a replay at ``step`` of ``steps``."""
-    return _view(
-        ReplayButton(game_id, 0, "f", disabled=step <= 0),
-        ReplayButton(game_id, step - 1, "b", disabled=step <= 0),
-        ReplayButton(game_id, step + 1, "n", disabled=step >= steps),
-        ReplayButton(game_id, steps, "l", disabled=step >= steps),
-    )
+    return buttons(ShowHandButton(game_id, version, disabled=finished))
 
 
 # -------------------------------------------------------------------- card texts
@@ -374,15 +320,4 @@ def _return_layout(game_id: int, version: int, view: PlayerView, returning: Sequ
     return controls
 
 
-__all__ = [
-    "MAX_OPTIONS",
-    "board_view",
-    "card_hint",
-    "challenge_view",
-    "hand_controls",
-    "history_view",
-    "leaderboard_view",
-    "playable_cards",
-    "rematch_view",
-    "replay_view",
-]
+__all__ = ["MAX_OPTIONS", "board_view", "card_hint", "hand_controls", "playable_cards"]

@@ -1,22 +1,21 @@
-"""The game table on Discord: everything between the game service and the messages.
+"""The publishing side of the table: everything Discord shows of a game but the answers
+to a player's own requests (those are :mod:`cogs.table.requests`).
 
-:class:`Table` (one per bot, made by :mod:`cogs.schotten`) is the single place that
+:class:`Publisher` (one per bot, made by :mod:`cogs.schotten`) is the single place that
 
-* makes a move for a user (:meth:`Table.move`): defer, ``service.apply`` (which commits),
-  answer the user, then publish;
-* publishes an outcome (:meth:`Table.publish`): the board (posted anew when the turn
+* publishes an outcome (:meth:`Publisher.publish`): the board (posted anew when the turn
   passes, mentioning the player to move, the previous one deleted; edited in place
   otherwise; claims of the latest turn are written on it), the end announcement, and the
-  DM messages the outcome changes, edited in place (:meth:`Table._plan`: at most three
-  calls against Discord's global rate limit for a move that does not end the game). AI
-  moves and timer forfeits are published the same way;
-* starts a game (:meth:`Table.start`): the first board and both DMs, from the outbox
+  DM messages the outcome changes, edited in place (:meth:`Publisher._plan`: at most
+  three calls against Discord's global rate limit for a move that does not end the
+  game). A player's moves, AI moves and timer forfeits are published the same way;
+* starts a game (:meth:`Publisher.start`): the first board and both DMs, from the outbox
   entry the game's creation recorded;
 * publishes what a crashed or failed publication left in the outbox
-  (:meth:`Table.publish_pending`), adopting what Discord had already taken;
-* shows a hand privately (:meth:`Table.show_hand`), redraws a player's controls
-  with what they have chosen so far (:meth:`Table.select`) and, in a game against the
-  AI, answers ``/schotten hint`` and the Hint button privately (:meth:`Table.hint`).
+  (:meth:`Publisher.publish_pending`), adopting what Discord had already taken, and
+  reminds the player to move (:meth:`Publisher.remind`);
+* draws a seat's hand and controls (:meth:`Publisher.hand`, :meth:`Publisher.controls`)
+  from views memoised per seat, for the DMs and for the request side's answers.
 
 A hand only ever goes to its owner: into their DM or an ephemeral reply.
 """
@@ -33,21 +32,17 @@ import discord
 
 from bot.app import SchottenBot
 from bot.community.ratings import GLOBAL_SCOPE, guild_scope
-from bot.games.errors import GameFinished, ServiceError
+from bot.games.errors import ServiceError
 from bot.games.live import LiveGame, MoveOutcome
 from bot.games.lru import LRU
-from bot.games.service import GameService
 from bot.text import i18n
 from bot.text.catalogue import t
-from bot.text.render import describe_hint
+from cogs.table.layouts import board_view, hand_controls
+from cogs.table.lobby import rematch_view
 from cogs.table.messages import Names, board_message, board_text, end_text, hand_text
-from cogs.ui import Interaction
-from cogs.ui.components import Selection, ShowHandButton
-from cogs.ui.layouts import board_view, hand_controls, rematch_view
+from cogs.table.requests import Selection, ShowHandButton, drawn_by
 from cogs.ui.replies import NO_MENTIONS
 from rules.cards import Card
-from rules.game import Applied
-from rules.moves import Move
 from rules.view import PlayerView
 
 log = logging.getLogger(__name__)
@@ -59,18 +54,6 @@ VIEWS_KEPT = 32  # a move renders each seat's view a few times; a view is cheap 
 RECENT_MESSAGES = 50
 RECENT_DMS = 10
 BOARD_BUTTON = ShowHandButton.__discord_ui_compiled_template__
-
-
-def _drawn(applied: Sequence[Applied], player: int) -> list[Card]:
-    """Every card ``player`` drew in these moves (a Scout's draws too)."""
-    return [e.drawn for e in applied if e.player == player and e.drawn is not None]
-
-
-def _private(interaction: Interaction) -> bool:
-    """Whether the message a control sits on is seen by the clicking user only (their
-    DM with the bot, or an ephemeral reply): the only places a hand may be drawn."""
-    message = interaction.message
-    return message is not None and (message.guild is None or message.flags.ephemeral)
 
 
 def _nonce(record: LiveGame, what: str) -> str:
@@ -97,7 +80,7 @@ def _boards_of(messages: Iterable[discord.Message], game_id: int) -> list[tuple[
 
 @dataclass(frozen=True)
 class _Plan:
-    """What one publication changes on Discord (see :meth:`Table._plan`)."""
+    """What one publication changes on Discord (see :meth:`Publisher._plan`)."""
 
     new_board: bool  # post the board anew, mentioning the player to move, and delete the old one
     dms: frozenset[int]  # the players whose DM is refreshed
@@ -113,17 +96,13 @@ def _mentioning(user_id: int | None) -> discord.AllowedMentions:
     return discord.AllowedMentions(users=[discord.Object(user_id)], roles=False, everyone=False)
 
 
-class Table:
+class Publisher:
     def __init__(self, bot: SchottenBot) -> None:
         self.bot = bot
         self._publish_locks: dict[int, asyncio.Lock] = {}
         self._dm_channels: dict[int, discord.DMChannel] = {}
         # (game, seat) -> (version, view): the latest views only, a few games' worth
         self._views: LRU[tuple[int, int], tuple[int, PlayerView]] = LRU(VIEWS_KEPT)
-
-    @property
-    def service(self) -> GameService:
-        return self.bot.service
 
     async def names(self, record: LiveGame) -> Names:
         return await self.bot.names.pair(record.players, record.guild_id)
@@ -165,7 +144,7 @@ class Table:
         outbox; claiming it here makes it once, whoever else (another process, the
         recovery after a crash) is at it."""
         entry = None
-        if self.service.outbox:
+        if self.bot.service.outbox:
             entry = await self.bot.delivery.claim_start(record.id, record.version)
             if entry is None:
                 return  # published already, or another process is at it
@@ -173,97 +152,6 @@ class Table:
             await self._show(record, _Plan(new_board=True, dms=BOTH, start=True))
         if entry is not None:
             await self.bot.delivery.done(entry)
-
-    async def tell_dm_tip(self, interaction: Interaction, game_id: int) -> None:
-        """Once per game, privately: the user's DMs refused us, and how to open them."""
-        if await self.bot.delivery.take_dm_tip(game_id, interaction.user.id):
-            await interaction.followup.send(t("dm.closed"), ephemeral=True)
-
-    # ---------------------------------------------------------------- a player's requests
-
-    async def move(self, interaction: Interaction, game_id: int, version: int | None, move: Move) -> None:
-        """Make ``move`` for the interaction's user; answer them, then publish.
-
-        The interaction is deferred first: under load a move can wait behind others for
-        the database, and Discord wants an answer within 3 seconds. The answer proper
-        comes once the service has committed the move. ``version``: the game's version
-        the control was made for (None: a typed command, which means "now").
-        """
-        component = interaction.type is discord.InteractionType.component
-        if component and not _private(interaction):
-            raise ServiceError("controls_not_private")
-        self.bot.names.remember(interaction.user)
-        if component:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        outcome = await self.service.apply(game_id, interaction.user.id, move, expected_version=version)
-        record = outcome.game
-        player = record.require_player(interaction.user.id)
-        names = await self.names(record)
-        content = self.hand(record, player, names, _drawn(outcome.applied, player))
-        controls = self.controls(record, player)
-        if component:
-            # The clicked message (the DM, or an ephemeral "Show my hand") shows the
-            # new hand at once; publish() then leaves that DM alone.
-            await interaction.edit_original_response(content=content, view=controls)
-        else:
-            await interaction.followup.send(content, view=controls or discord.utils.MISSING, ephemeral=True)
-        in_own_dm = (
-            component
-            and interaction.message is not None
-            and interaction.message.id == record.dm_message_ids[player]
-        )
-        # The last move's answer shows its mover the end; their DM is left as it is (its
-        # controls answer "That game is over"), so the end costs three calls, not four.
-        skip = player if in_own_dm or record.game.is_over else None
-        await self.publish(outcome, skip_dm=skip)
-        await self.tell_dm_tip(interaction, record.id)
-
-    async def select(
-        self, interaction: Interaction, game_id: int, version: int, selection: Selection
-    ) -> None:
-        """A card, stone or ruse step was chosen: redraw the controls with it."""
-        if not _private(interaction):
-            raise ServiceError("controls_not_private")
-        # Read again if the control is newer than this process's copy (another process
-        # published that version); StaleControl only for a control older than the game.
-        record = await self.service.current(game_id, version)
-        player = record.require_player(interaction.user.id)
-        await interaction.response.edit_message(view=self.controls(record, player, selection))
-
-    async def hint(self, interaction: Interaction, record: LiveGame) -> None:
-        """The hard AI's suggestion with a one-line reason, privately: only against the
-        AI (in a game between people it would be help from outside), on one's turn."""
-        player = record.require_player(interaction.user.id)
-        if not record.vs_ai:
-            raise ServiceError("hint_vs_ai_only")
-        if record.game.is_over:
-            raise GameFinished(record.id)
-        if record.current_player != player:
-            raise ServiceError("not_your_turn")
-        # The search may take a second or more on a busy machine.
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        suggestion = await self.bot.opponent.hint(record, player)
-        await interaction.followup.send(describe_hint(suggestion), ephemeral=True)
-
-    async def hint_button(self, interaction: Interaction, game_id: int, version: int) -> None:
-        # Read again if the button is newer than this process's copy; StaleControl for
-        # a button from an earlier turn.
-        await self.hint(interaction, await self.service.current(game_id, version))
-
-    async def show_hand(self, interaction: Interaction, game_id: int) -> None:
-        # As stored: another process may have moved the game since this one cached it.
-        record = await self.service.reload(game_id)
-        player = record.require_player(interaction.user.id)
-        if record.game.is_over:
-            raise GameFinished(game_id)
-        self.bot.names.remember(interaction.user)
-        text = self.hand(record, player, await self.names(record))
-        if await self.bot.delivery.take_dm_tip(game_id, interaction.user.id):
-            text = t("dm.closed") + "\n\n" + text
-        controls = self.controls(record, player)
-        await interaction.response.send_message(text, view=controls or discord.utils.MISSING, ephemeral=True)
 
     # ---------------------------------------------------------------- publish
 
@@ -285,7 +173,7 @@ class Table:
         async with self._publish_lock(record.id):
             # Publishing the latest record keeps the messages right even if two
             # outcomes of one game are published out of order.
-            latest = await self.service.get(record.id)
+            latest = await self.bot.service.get(record.id)
             if latest.version > record.version:
                 # A later change is committed and publishes itself. A move of the same
                 # turn would only edit the board, so the turn change is shown here, from
@@ -299,7 +187,7 @@ class Table:
                 # board since. (An older cached copy, from another process's move, is
                 # not used.)
                 shown = latest if latest.version == record.version else record
-                drawn = {player: _drawn(outcome.applied, player) for player in (0, 1)}
+                drawn = {player: drawn_by(outcome.applied, player) for player in (0, 1)}
                 plan = self._plan(shown, turn_changed=outcome.turn_changed, skip_dm=skip_dm)
                 await self._show(shown, plan, drawn, recovering=recovering)
         if entry is not None:
@@ -370,7 +258,7 @@ class Table:
 
     async def _publish_entry(self, game_id: int, version: int, kind: str) -> bool:
         try:
-            record = await self.service.reload(game_id)
+            record = await self.bot.service.reload(game_id)
         except ServiceError:
             return False  # gone or unreadable (logged by the service): nothing to show
         if kind == "reminder":
@@ -424,7 +312,7 @@ class Table:
         for a game changed behind the service's back."""
         for player in (0, 1):
             self._views.pop((game_id, player))
-        record = await self.service.reload(game_id)
+        record = await self.bot.service.reload(game_id)
         async with self._publish_lock(game_id):
             await self._show(record, _Plan(new_board=False, dms=BOTH))
 
@@ -516,7 +404,7 @@ class Table:
             board_id = posted.id
             log.info("board of game %s at version %s was posted already; adopted", record.id, record.version)
         if board_id != previous:
-            await self.service.set_message_ids(record.id, board_message_id=board_id)
+            await self.bot.service.set_message_ids(record.id, board_message_id=board_id)
         stale = ({previous} | {message.id for message, _ in boards}) - {board_id, None}
         for message_id in sorted(m for m in stale if m is not None):
             try:
@@ -540,7 +428,7 @@ class Table:
         message = await channel.send(
             content, view=view, allowed_mentions=NO_MENTIONS, nonce=_nonce(record, "b")
         )
-        await self.service.set_message_ids(record.id, board_message_id=message.id)
+        await self.bot.service.set_message_ids(record.id, board_message_id=message.id)
 
     async def _drop_turn_mention(self, record: LiveGame, channel: discord.PartialMessageable) -> None:
         """Delete the separate "your turn" message that boards posted before the mention
@@ -601,7 +489,7 @@ class Table:
             return
         game_id = await self.bot.matches.next_game(record.match_id)
         if game_id is not None:
-            await self.start(await self.service.get(game_id))
+            await self.start(await self.bot.service.get(game_id))
 
     # ---------------------------------------------------------------- DMs
 
@@ -625,7 +513,7 @@ class Table:
                 return
             new_id = await self._send_dm(record, player, names, drawn, recovering=recovering)
             if new_id is not None:
-                await self.service.set_message_ids(record.id, dm_message_ids={player: new_id})
+                await self.bot.service.set_message_ids(record.id, dm_message_ids={player: new_id})
             return
         channel = await self._dm_channel(user_id)
         if channel is None:
@@ -638,7 +526,7 @@ class Table:
             await channel.get_partial_message(message_id).edit(content=content, view=controls)
         except discord.NotFound:
             new_id = await self._send_dm(record, player, names, drawn)
-            await self.service.set_message_ids(record.id, dm_message_ids={player: new_id})
+            await self.bot.service.set_message_ids(record.id, dm_message_ids={player: new_id})
         except discord.Forbidden:
             await self.bot.delivery.set_dm_closed(user_id, True)
 
@@ -694,4 +582,4 @@ class Table:
         return channel
 
 
-__all__ = ["CANNOT_DM", "Table"]
+__all__ = ["CANNOT_DM", "Publisher"]
