@@ -190,9 +190,8 @@ class Lobby:
         user = interaction.user
         level = level if level in LEVELS else DEFAULT_LEVEL
         channel_id = interaction.channel_id if interaction.guild is not None else None
-        for record in await self.bot.service.active_games_for(user.id):
-            if record.vs_ai and record.channel_id == channel_id:
-                raise ServiceError("practice_existing", game_id=record.id)
+        # Before the (public) defer, so that a refusal is answered privately.
+        await self.bot.opponent.check_new_game(user.id, channel_id)
         await interaction.response.defer(thinking=True)
         self.bot.names.remember(user)
         self.bot.names.remember(me)
