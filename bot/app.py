@@ -154,7 +154,14 @@ class SchottenBot(commands.Bot):
         self.matches = MatchService(self.db, self.service)
         install_stats(self.service, self.matches)  # ratings and matches, in the result's transaction
         self.challenges = ChallengeService(
-            self.db, self.service, self.matches, clock=_utc_timestamp, timeout=settings.challenge_timeout
+            self.db,
+            self.service,
+            self.matches,
+            clock=_utc_timestamp,
+            timeout=settings.challenge_timeout,
+            max_open=settings.max_open_challenges,
+            max_channel=settings.max_channel_challenges,
+            rechallenge_cooldown=settings.rechallenge_cooldown,
         )
         self.rankings = Rankings(self.db)
         self.history = History(self.db)  # finished games: history, replay, export
@@ -162,7 +169,15 @@ class SchottenBot(commands.Bot):
         self.languages = Languages(self.db, clock=_utc_timestamp)
         self.names = NameBook(self)
         # The AI's seat in practice games; its moves are computed in worker processes.
-        self.opponent = Opponent(self.service, workers=settings.ai_workers, executor=ai_executor)
+        # Shared fairly between members, with their practice games and hints limited.
+        self.opponent = Opponent(
+            self.service,
+            workers=settings.ai_workers,
+            executor=ai_executor,
+            hints_per_minute=settings.hints_per_minute,
+            max_games=settings.max_practice_games,
+            clock=_utc_timestamp,
+        )
         self.sync_on_start = sync_commands
         self.force_sync = force_sync
         # Set by `python -m bot` (one bot per process), not by tests that build many.

@@ -35,6 +35,12 @@ class Settings:
     turn_timeout: int = 86400  # seconds a player has for a turn before forfeiting
     turn_reminder: int = 43200  # seconds into a turn when the player is reminded; 0: never
     ai_workers: int = 1  # processes that compute the AI's moves (/schotten practice)
+    # Fair share: what one member may ask of the bot. 0: no limit.
+    max_practice_games: int = 3  # practice games open at once per member
+    hints_per_minute: int = 6  # new hint searches per member and minute (per process)
+    max_open_challenges: int = 3  # open challenges per challenger
+    max_channel_challenges: int = 10  # open challenges per channel
+    rechallenge_cooldown: int = 300  # seconds before challenging the same member again
     # Discord shards: how many the bot has in all, and which this process runs (None:
     # all of them). Both unset: one connection, no sharding (one process).
     shard_count: int | None = None
@@ -98,6 +104,11 @@ class Settings:
             turn_timeout=seconds("TURN_TIMEOUT", cls.turn_timeout, 1),
             turn_reminder=seconds("TURN_REMINDER", cls.turn_reminder, 0),
             ai_workers=seconds("AI_WORKERS", cls.ai_workers, 1),
+            max_practice_games=seconds("MAX_PRACTICE_GAMES", cls.max_practice_games, 0),
+            hints_per_minute=seconds("HINTS_PER_MINUTE", cls.hints_per_minute, 0),
+            max_open_challenges=seconds("MAX_OPEN_CHALLENGES", cls.max_open_challenges, 0),
+            max_channel_challenges=seconds("MAX_CHANNEL_CHALLENGES", cls.max_channel_challenges, 0),
+            rechallenge_cooldown=seconds("RECHALLENGE_COOLDOWN", cls.rechallenge_cooldown, 0),
         )
         shard_count = _int("SHARD_COUNT", get("SHARD_COUNT"), minimum=1)
         shard_ids = _shard_ids(get("SHARD_IDS"), shard_count)

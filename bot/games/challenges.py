@@ -5,22 +5,38 @@ of that row (``status = 'pending'``), so of two answers that race (Accept and ex
 or two clicks) exactly one wins, in one process or several. Accepting inserts the game
 (and a match's first game) in the same transaction as the answer: a challenge is
 accepted with its game, or not at all.
+
+Fair share: a member may have ``max_open`` challenges open, a channel ``max_channel``;
+both are counted in the database, so several processes agree. After a challenge was
+declined or expired, its challenger may challenge the same member again only
+``rechallenge_cooldown`` seconds later; that is remembered by the process that saw the
+answer (the table of challenges keeps no time of answer). Each is a ``LimitReached``
+saying when it frees, raised before anything is stored or posted. 0 means no limit.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.games.errors import ServiceError, UserRef
+from bot.games.errors import LimitReached, ServiceError, UserRef
 from bot.games.live import LiveGame
+from bot.games.lru import LRU
 from bot.games.matches import MatchService
 from bot.games.service import GameService
 from bot.storage import ChallengeRow, Storage
 from rules.game import GameOptions
 
 log = logging.getLogger(__name__)
+
+#: Challenges expired (and their messages edited) per round of the timers: a backlog
+#: (after a restart, a flood) is worked off over several rounds, not in one burst.
+EXPIRED_PER_ROUND = 25
+#: Challenger and member pairs whose last challenge went unanswered, remembered for the
+#: cooldown; the oldest are forgotten first.
+UNANSWERED_KEPT = 10_000
 
 
 @dataclass(frozen=True)
@@ -50,12 +66,20 @@ class ChallengeService:
         *,
         clock: Callable[[], float],
         timeout: float,
+        max_open: int = 0,
+        max_channel: int = 0,
+        rechallenge_cooldown: float = 0,
     ) -> None:
         self.db = db
         self.games = games
         self.matches = matches
         self.clock = clock
         self.timeout = timeout
+        self.max_open = max_open
+        self.max_channel = max_channel
+        self.rechallenge_cooldown = rechallenge_cooldown
+        # (challenger, opponent) -> when their last challenge was declined or expired.
+        self._unanswered: LRU[tuple[int, int], float] = LRU(UNANSWERED_KEPT)
 
     async def create(
         self,
@@ -74,13 +98,17 @@ class ChallengeService:
         if await self._playing_here(challenger_id, opponent_id, channel_id):
             raise ServiceError("challenge_existing", opponent=UserRef(opponent_id))
         now = self.clock()
-        for pending in await self.db.pending_challenges(user_id=challenger_id):
-            if (
-                pending.channel_id == channel_id
-                and {pending.challenger_id, pending.opponent_id} == {challenger_id, opponent_id}
-                and pending.expires_at > now
-            ):
+        open_ = [p for p in await self.db.pending_challenges(user_id=challenger_id) if p.expires_at > now]
+        for pending in open_:
+            if pending.channel_id == channel_id and {pending.challenger_id, pending.opponent_id} == {
+                challenger_id,
+                opponent_id,
+            }:
                 raise ServiceError("challenge_pending", opponent=UserRef(opponent_id))
+        for pending in open_:
+            if (pending.challenger_id, pending.opponent_id) == (challenger_id, opponent_id):
+                raise ServiceError("challenge_pending_elsewhere", opponent=UserRef(opponent_id))
+        await self._check_limits(challenger_id, opponent_id, channel_id, open_, now)
         row = await self.db.create_challenge(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -91,6 +119,45 @@ class ChallengeService:
             expires_at=now + self.timeout,
         )
         return _challenge(row)
+
+    async def _check_limits(
+        self, challenger_id: int, opponent_id: int, channel_id: int, open_: list[ChallengeRow], now: float
+    ) -> None:
+        """``LimitReached`` if this challenge would be over one of the limits."""
+        if self.rechallenge_cooldown:
+            unanswered = self._unanswered.get((challenger_id, opponent_id))
+            if unanswered is not None and now < unanswered + self.rechallenge_cooldown:
+                raise LimitReached(
+                    "limit_rechallenge",
+                    limit=self.rechallenge_cooldown,
+                    opponent=UserRef(opponent_id),
+                    until=math.ceil(unanswered + self.rechallenge_cooldown),
+                )
+        if self.max_open:
+            mine = [p for p in open_ if p.challenger_id == challenger_id]
+            if len(mine) >= self.max_open:
+                raise LimitReached(
+                    "limit_open_challenges",
+                    limit=self.max_open,
+                    until=math.ceil(min(p.expires_at for p in mine)),
+                )
+        if self.max_channel:
+            # Every pending challenge, this channel's kept: bounded by the limits above.
+            here = [
+                p
+                for p in await self.db.pending_challenges()
+                if p.channel_id == channel_id and p.expires_at > now
+            ]
+            if len(here) >= self.max_channel:
+                raise LimitReached(
+                    "limit_channel_challenges",
+                    limit=self.max_channel,
+                    until=math.ceil(min(p.expires_at for p in here)),
+                )
+
+    def _went_unanswered(self, row: ChallengeRow, when: float) -> None:
+        if row.opponent_id is not None:
+            self._unanswered.put((row.challenger_id, row.opponent_id), when)
 
     async def set_message(self, challenge_id: int, message_id: int) -> None:
         await self.db.set_challenge_message(challenge_id, message_id)
@@ -113,6 +180,7 @@ class ChallengeService:
         row = await self._open(challenge_id, user_id)
         if not await self.db.resolve_challenge(challenge_id, "declined"):
             raise ServiceError("challenge_gone")
+        self._went_unanswered(row, self.clock())
         return _challenge(row)
 
     async def accept(self, challenge_id: int, user_id: int) -> tuple[Challenge, LiveGame]:
@@ -150,11 +218,14 @@ class ChallengeService:
         log.info("Challenge %d accepted: game %d", challenge_id, record.id)
         return challenge, record
 
-    async def expire_due(self) -> list[Challenge]:
-        """Expire every pending challenge past its time; the ones this call expired."""
+    async def expire_due(self, limit: int = EXPIRED_PER_ROUND) -> list[Challenge]:
+        """Expire the pending challenges past their time, the ``limit`` oldest (the
+        others wait for the next round: nobody can answer them meanwhile); the ones this
+        call expired."""
         expired = []
-        for row in await self.db.expired_challenges(self.clock()):
+        for row in (await self.db.expired_challenges(self.clock()))[:limit]:
             if await self.db.resolve_challenge(row.id, "expired"):
+                self._went_unanswered(row, row.expires_at)
                 expired.append(_challenge(row))
         return expired
 
@@ -165,4 +236,4 @@ class ChallengeService:
         )
 
 
-__all__ = ["Challenge", "ChallengeService"]
+__all__ = ["EXPIRED_PER_ROUND", "Challenge", "ChallengeService"]

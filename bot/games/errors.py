@@ -108,12 +108,27 @@ class NoActiveGame(ServiceError):
         super().__init__(user_id=user_id)
 
 
+class LimitReached(ServiceError):
+    """A member is over one of the operator's limits (``MAX_PRACTICE_GAMES``,
+    ``HINTS_PER_MINUTE``, ``MAX_OPEN_CHALLENGES``, ``MAX_CHANNEL_CHALLENGES``,
+    ``RECHALLENGE_COOLDOWN``). ``code`` names the limit (``limit_...``); ``params`` hold
+    the limit and when it frees, for the reply. Nothing was changed."""
+
+    code = "limit_reached"
+    template = "Over the limit {limit}."
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        params.setdefault("limit", "")
+        super().__init__(code, **params)
+
+
 __all__ = [
     "AmbiguousGame",
     "GameFinished",
     "GameNotFound",
     "GameRef",
     "GameUnreadable",
+    "LimitReached",
     "NoActiveGame",
     "NotAPlayer",
     "ServiceError",

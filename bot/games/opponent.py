@@ -10,13 +10,17 @@ bot, ``bot.opponent``) plays that seat:
 * Each decision is ``rules.ai.choose_move(view, level=..., seed=...)`` computed in a
   worker (a ``ProcessPoolExecutor`` of ``AI_WORKERS`` processes, created on first use),
   never on the event loop. Only the AI's :class:`~rules.view.PlayerView` is sent to the
-  worker, never the person's hand.
+  worker, never the person's hand. The searches go through a
+  :class:`~bot.games.scheduler.FairScheduler`: each is for a member (the person of the
+  game, the asker of a hint), and one member's queued searches never hold up another
+  member's by more than the searches already running. A broken pool is replaced once.
 * The move goes through ``service.apply(game_id, bot_user_id, move, expected_version)``
   like a person's, then through the same ``publish`` (the table's): the same board and
   DM updates.
 * ``/schotten hint`` asks :meth:`Opponent.hint` for the hard AI's suggestion to the
   person: computed in the same workers from the person's own view (what they know, no
-  more), once per position.
+  more), once per position, at most ``hints_per_minute`` new searches per member and
+  minute (:class:`HintRate`, counted in this process: the AI's work is per process).
 * After a restart :meth:`Opponent.resume` restarts every game where the AI is to move.
 
 The AI's turns have no deadline (the service leaves it empty), so the timers never
@@ -28,15 +32,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import multiprocessing
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
-from bot.games.errors import GameFinished, ServiceError, StaleControl
+from bot.games.errors import GameFinished, LimitReached, ServiceError, StaleControl
 from bot.games.lru import LRU
+from bot.games.scheduler import FairScheduler
 from rules.ai import LEVELS, Budget, Hint, choose_move, hint, parse_level
 from rules.errors import IllegalMove
 from rules.moves import Move
@@ -72,9 +79,55 @@ def suggest(view: PlayerView, seed: int, budget: Budget | int | float | None = N
     return hint(view, seed=seed, budget=budget)
 
 
+def _person(record: LiveGame) -> int:
+    """The member a game against the AI is for: whose queue its AI moves join."""
+    assert record.ai_player is not None
+    return record.players[1 - record.ai_player]
+
+
 def ai_seed(record: LiveGame) -> int:
     """Reproducible per position of a game, different from game to game."""
     return (record.seed * 1_000_003 + record.version) % (1 << 62)
+
+
+class HintRate:
+    """At most ``per_minute`` hint searches per member in any 60 seconds (0: no limit).
+
+    Counted in this process, like the searches themselves (each process has its own
+    workers). Members are forgotten once their last search is a minute old."""
+
+    WINDOW = 60.0
+
+    def __init__(self, per_minute: int, clock: Callable[[], float]) -> None:
+        self.per_minute = per_minute
+        self.clock = clock
+        self._asked: dict[int, deque[float]] = {}
+
+    def _recent(self, user_id: int, now: float) -> deque[float]:
+        times = self._asked.get(user_id)
+        if times is None:
+            return deque()
+        while times and times[0] <= now - self.WINDOW:
+            times.popleft()
+        if not times:
+            del self._asked[user_id]
+        return times
+
+    def check(self, user_id: int) -> None:
+        """Raise ``LimitReached`` (with the seconds until the next hint) when over the limit."""
+        if not self.per_minute:
+            return
+        now = self.clock()
+        times = self._recent(user_id, now)
+        if len(times) >= self.per_minute:
+            wait = max(1, math.ceil(times[0] + self.WINDOW - now))
+            raise LimitReached("limit_hints", limit=self.per_minute, seconds=wait)
+
+    def take(self, user_id: int) -> None:
+        """Count one hint search for ``user_id`` (after :meth:`check`)."""
+        if self.per_minute:
+            self._recent(user_id, self.clock())  # drop what is a minute old first
+            self._asked.setdefault(user_id, deque()).append(self.clock())
 
 
 class Opponent:
@@ -84,7 +137,9 @@ class Opponent:
     ``workers`` processes, created on first use and shut down by :meth:`close`. Tests may
     pass a ``ThreadPoolExecutor``; an executor passed in is not shut down here.
     ``publish``: shows an outcome on Discord (the table's ``publish``, set by the
-    practice cog); None publishes nothing.
+    practice cog); None publishes nothing. ``hints_per_minute``: new hint searches a
+    member may ask for per minute (0: any number); ``max_games``: practice games a
+    member may have open at once (0: any number), checked by :meth:`check_new_game`.
     """
 
     def __init__(
@@ -95,45 +150,59 @@ class Opponent:
         executor: Executor | None = None,
         publish: Publish | None = None,
         budget: Budget | int | float | None = None,
+        hints_per_minute: int = 0,
+        max_games: int = 0,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.service = service
         self.workers = max(1, workers)
         self.publish = publish
         self.budget = budget
-        self._executor = executor
-        self._owns_executor = executor is None
+        self.max_games = max_games
+        self.hint_rate = HintRate(hints_per_minute, clock)
+        if executor is None:
+            self.scheduler = FairScheduler(slots=self.workers, factory=self._new_pool)
+        else:
+            # An executor passed in (tests) may run more at once than ``workers``; the
+            # scheduler still hands it one job per worker at a time.
+            self.scheduler = FairScheduler(slots=self.workers, executor=executor)
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._hints: LRU[tuple[int, int, int], asyncio.Future[Hint]] = LRU(HINTS_KEPT)
         self.closed = False
 
     # ------------------------------------------------------------------ executor
 
+    def _new_pool(self) -> Executor:
+        # "spawn": a fresh interpreter, not a fork of a process with threads
+        # (aiosqlite, the gateway) whose locks could be held at fork time.
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+
     @property
     def executor(self) -> Executor:
-        if self._executor is None:
-            # "spawn": a fresh interpreter, not a fork of a process with threads
-            # (aiosqlite, the gateway) whose locks could be held at fork time.
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
-            )
-        return self._executor
+        """The executor the searches run in (the pool is created on first use)."""
+        return self.scheduler.executor
 
     async def think(self, record: LiveGame) -> Move:
         """The AI's next move in ``record``, computed in the executor."""
         assert record.ai_player is not None
         view = record.game.view(record.ai_player)  # the AI's view only
         level = str(parse_level(record.ai_level or DEFAULT_LEVEL))
-        return await self._run(partial(decide, view, level, ai_seed(record), self.budget), record.id)
+        job = partial(decide, view, level, ai_seed(record), self.budget)
+        return await self._run(job, _person(record), urgent=True)
 
     async def hint(self, record: LiveGame, player: int) -> Hint:
         """What the hard AI would play for ``player`` now, and why: from that player's
         own view (a hint knows what they know), computed in the executor once per
-        position."""
+        position. A new search beyond the member's hints per minute raises
+        ``LimitReached``; asking again for the same position is free."""
         key = (record.id, record.version, player)
         pending = self._hints.get(key)
         if pending is None:
+            asker = record.players[player]
+            self.hint_rate.check(asker)
+            self.hint_rate.take(asker)
             job = partial(suggest, record.game.view(player), ai_seed(record), self.budget)
-            pending = asyncio.ensure_future(self._run(job, record.id))
+            pending = asyncio.ensure_future(self._run(job, asker))
             self._hints.put(key, pending)
         try:
             return await asyncio.shield(pending)
@@ -141,16 +210,24 @@ class Opponent:
             self._hints.pop(key)  # a failed search is not remembered
             raise
 
-    async def _run(self, job: Callable[[], _T], game_id: int) -> _T:
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self.executor, job)
-        except BrokenProcessPool:
-            if not self._owns_executor:
-                raise
-            log.warning("AI worker pool broke; starting a new one (game %s)", game_id)
-            self._executor = None
-            return await loop.run_in_executor(self.executor, job)
+    async def _run(self, job: Callable[[], _T], owner: int, *, urgent: bool = False) -> _T:
+        """``job`` in a worker, in ``owner``'s turn (see :mod:`bot.games.scheduler`)."""
+        return await self.scheduler.run(owner, job, urgent=urgent)
+
+    async def check_new_game(self, user_id: int, channel_id: int | None) -> None:
+        """Refuse a new practice game for ``user_id`` here: one is open in this channel
+        (``practice_existing``) or ``max_games`` are open anywhere (``LimitReached``).
+        Counted from the database, so every process agrees."""
+        games = [record for record in await self.service.active_games_for(user_id) if record.vs_ai]
+        for record in games:
+            if record.channel_id == channel_id:
+                raise ServiceError("practice_existing", game_id=record.id)
+        if self.max_games and len(games) >= self.max_games:
+            raise LimitReached(
+                "limit_practice_games",
+                limit=self.max_games,
+                game_ids=", ".join(f"#{record.id}" for record in games),
+            )
 
     # ------------------------------------------------------------------ turns
 
@@ -250,9 +327,7 @@ class Opponent:
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
-        if self._owns_executor and self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        self.scheduler.close()
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "Opponent", "ai_seed", "decide", "suggest"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "HintRate", "Opponent", "ai_seed", "decide", "suggest"]

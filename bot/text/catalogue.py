@@ -309,6 +309,40 @@ CATALOGUE: dict[str, str | Plural] = {
     "error.practice_existing": "You already have a practice game with me here: game #{game_id}.",
     "cmd.hint": "Ask me what I would play now, and why (only in games against me)",
     "error.hint_vs_ai_only": "Hints are only for games against me: start one with `/schotten practice`.",
+    # ------------------------------------------------------------ the operator's limits
+    "error.limit_practice_games": Plural(
+        "You already have {limit} practice game open (the limit): {game_ids}. "
+        "Finish or resign it to start another.",
+        "You already have {limit} practice games open (the limit): {game_ids}. "
+        "Finish or resign one to start another.",
+        count="limit",
+    ),
+    "error.limit_hints": Plural(
+        "You have had {limit} hint in the last minute (the limit). You can ask for another in {seconds} s.",
+        "You have had {limit} hints in the last minute (the limit). You can ask for another in {seconds} s.",
+        count="limit",
+    ),
+    "error.limit_open_challenges": Plural(
+        "You already have {limit} open challenge (the limit). You can challenge again "
+        "once it is answered, or when it expires <t:{until}:R>.",
+        "You already have {limit} open challenges (the limit). You can challenge again "
+        "once one is answered, or when the first expires <t:{until}:R>.",
+        count="limit",
+    ),
+    "error.limit_channel_challenges": Plural(
+        "This channel already has {limit} open challenge (the limit). A new one is possible "
+        "once it is answered, or when it expires <t:{until}:R>.",
+        "This channel already has {limit} open challenges (the limit). A new one is possible "
+        "once one is answered, or when the first expires <t:{until}:R>.",
+        count="limit",
+    ),
+    "error.limit_rechallenge": (
+        "You challenged {opponent} a short while ago and got no game. "
+        "You can challenge them again <t:{until}:R>."
+    ),
+    "error.challenge_pending_elsewhere": (
+        "You already challenged {opponent} in another channel; wait for an answer there."
+    ),
 }
 
 # -------------------------------------------------------------- tactics at the table

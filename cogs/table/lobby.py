@@ -140,9 +140,8 @@ async def practice(interaction: Interaction, options: GameOptions, level: str = 
     user = interaction.user
     level = level if level in LEVELS else DEFAULT_LEVEL
     channel_id = interaction.channel_id if interaction.guild is not None else None
-    for record in await bot.service.active_games_for(user.id):
-        if record.vs_ai and record.channel_id == channel_id:
-            raise ServiceError("practice_existing", game_id=record.id)
+    # Before the (public) defer, so that a refusal is answered privately.
+    await bot.opponent.check_new_game(user.id, channel_id)
     await interaction.response.defer(thinking=True)
     bot.names.remember(user)
     bot.names.remember(me)

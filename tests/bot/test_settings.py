@@ -37,6 +37,11 @@ def test_env_example_lists_every_setting_with_its_default() -> None:
         "TURN_TIMEOUT": defaults.turn_timeout,
         "TURN_REMINDER": defaults.turn_reminder,
         "AI_WORKERS": defaults.ai_workers,
+        "MAX_PRACTICE_GAMES": defaults.max_practice_games,
+        "HINTS_PER_MINUTE": defaults.hints_per_minute,
+        "MAX_OPEN_CHALLENGES": defaults.max_open_challenges,
+        "MAX_CHANNEL_CHALLENGES": defaults.max_channel_challenges,
+        "RECHALLENGE_COOLDOWN": defaults.rechallenge_cooldown,
     }.items():
         assert f"\n# {name}={default}\n" in text
         assert f"\n{name}=" not in text
@@ -111,3 +116,32 @@ def test_database_url_selects_postgresql_and_stays_out_of_repr() -> None:
     assert "s3cret" not in repr(settings)
     with pytest.raises(SettingsError, match="DATABASE_URL must be a PostgreSQL URL"):
         Settings.from_env({"DATABASE_URL": "mysql://bot@localhost/x"}, env_file=None)
+
+
+FAIR_SHARE = {
+    "MAX_PRACTICE_GAMES": "max_practice_games",
+    "HINTS_PER_MINUTE": "hints_per_minute",
+    "MAX_OPEN_CHALLENGES": "max_open_challenges",
+    "MAX_CHANNEL_CHALLENGES": "max_channel_challenges",
+    "RECHALLENGE_COOLDOWN": "rechallenge_cooldown",
+}
+
+
+def test_fair_share_limits_have_defaults_take_zero_for_no_limit_and_refuse_nonsense() -> None:
+    defaults = Settings.from_env({}, env_file=None)
+    assert (
+        defaults.max_practice_games,
+        defaults.hints_per_minute,
+        defaults.max_open_challenges,
+        defaults.max_channel_challenges,
+        defaults.rechallenge_cooldown,
+    ) == (3, 6, 3, 10, 300)
+    readme = (EXAMPLE.parent / "README.md").read_text()
+    for name, attribute in FAIR_SHARE.items():
+        assert f"| `{name}` | `{getattr(defaults, attribute)}` |" in readme
+        assert getattr(Settings.from_env({name: "7"}, env_file=None), attribute) == 7
+        assert getattr(Settings.from_env({name: "0"}, env_file=None), attribute) == 0
+        with pytest.raises(SettingsError, match=f"{name}=-1 must be at least 0"):
+            Settings.from_env({name: "-1"}, env_file=None)
+        with pytest.raises(SettingsError, match=f"{name}='many' is not a whole number"):
+            Settings.from_env({name: "many"}, env_file=None)

@@ -206,6 +206,8 @@ async def test_decline_and_expiry(simcord_env, simcord_bot):
     await bob.click(declined.response, label="Decline")
     assert "declined" in declined.response.content
     assert all(c.get("disabled") for c in flat_components(declined.response))
+    # The same member again only after RECHALLENGE_COOLDOWN (tests/cogs/test_fair_share.py).
+    await env.advance_time(bot.settings.rechallenge_cooldown)
     waiting = await alice.slash(channel, "schotten challenge", opponent=bob)
     await env.advance_time(bot.settings.challenge_timeout + 30)
     assert "has expired" in waiting.response.content
