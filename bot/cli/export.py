@@ -18,8 +18,7 @@ from typing import TextIO
 
 from bot.archive.history import History
 from bot.settings import README_SECTION, Settings, SettingsError
-from bot.storage import Storage, latest_version, open_database
-from bot.storage.protocol import is_postgres_url
+from bot.storage import Storage, is_postgres_url, latest_version, open_database
 
 
 class ExportError(Exception):
@@ -71,7 +70,7 @@ async def export_guild(database: str, guild_id: int, out: TextIO) -> int:
     db = await _open(database)
     count = 0
     try:
-        async for game in History(db).guild_games(guild_id):
+        async for game in History(db.games, db.ratings).guild_games(guild_id):
             out.write(json.dumps(game.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n")
             count += 1
     finally:

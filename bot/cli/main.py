@@ -26,9 +26,8 @@ import discord
 
 from bot.app import create_bot
 from bot.settings import README_SECTION, Settings, SettingsError
-from bot.storage import MigrationError, StorageError, backup, filelock
+from bot.storage import MigrationError, StorageError, backup, filelock, is_postgres_url
 from bot.storage.postgres import redact
-from bot.storage.protocol import is_postgres_url
 from bot.storage.transfer import sqlite_to_postgres
 
 log = logging.getLogger("bot")

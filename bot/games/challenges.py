@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
+from typing import Protocol
 
 from bot.games.errors import ServiceError, UserRef
 from bot.games.live import LiveGame
 from bot.games.matches import MatchService
 from bot.games.service import GameService
-from bot.storage import ChallengeRow, Storage
+from bot.storage import ChallengeRow, ChallengeStore, Repositories
 from rules.game import GameOptions
 
 log = logging.getLogger(__name__)
@@ -41,10 +43,20 @@ def _challenge(row: ChallengeRow) -> Challenge:
     return Challenge(row, GameOptions.from_dict(row.options), int(points) if points else None)
 
 
+class ChallengeStorage(Protocol):
+    """What the challenges need of the database: the challenges, and transactions (an
+    accepted challenge's game is inserted in the answer's)."""
+
+    @property
+    def challenges(self) -> ChallengeStore: ...
+
+    def transaction(self) -> AbstractAsyncContextManager[Repositories]: ...
+
+
 class ChallengeService:
     def __init__(
         self,
-        db: Storage,
+        db: ChallengeStorage,
         games: GameService,
         matches: MatchService,
         *,
@@ -74,14 +86,14 @@ class ChallengeService:
         if await self._playing_here(challenger_id, opponent_id, channel_id):
             raise ServiceError("challenge_existing", opponent=UserRef(opponent_id))
         now = self.clock()
-        for pending in await self.db.pending_challenges(user_id=challenger_id):
+        for pending in await self.db.challenges.pending_challenges(user_id=challenger_id):
             if (
                 pending.channel_id == channel_id
                 and {pending.challenger_id, pending.opponent_id} == {challenger_id, opponent_id}
                 and pending.expires_at > now
             ):
                 raise ServiceError("challenge_pending", opponent=UserRef(opponent_id))
-        row = await self.db.create_challenge(
+        row = await self.db.challenges.create_challenge(
             guild_id=guild_id,
             channel_id=channel_id,
             challenger_id=challenger_id,
@@ -93,14 +105,14 @@ class ChallengeService:
         return _challenge(row)
 
     async def set_message(self, challenge_id: int, message_id: int) -> None:
-        await self.db.set_challenge_message(challenge_id, message_id)
+        await self.db.challenges.set_challenge_message(challenge_id, message_id)
 
     async def check(self, challenge_id: int, user_id: int) -> None:
         """Refuse at once what :meth:`accept` would refuse for this user and challenge."""
         await self._open(challenge_id, user_id)
 
     async def _open(self, challenge_id: int, user_id: int) -> ChallengeRow:
-        row = await self.db.get_challenge(challenge_id)
+        row = await self.db.challenges.get_challenge(challenge_id)
         if row is None or row.status != "pending" or row.expires_at <= self.clock():
             raise ServiceError("challenge_gone")
         if row.opponent_id is None:
@@ -111,7 +123,7 @@ class ChallengeService:
 
     async def decline(self, challenge_id: int, user_id: int) -> Challenge:
         row = await self._open(challenge_id, user_id)
-        if not await self.db.resolve_challenge(challenge_id, "declined"):
+        if not await self.db.challenges.resolve_challenge(challenge_id, "declined"):
             raise ServiceError("challenge_gone")
         return _challenge(row)
 
@@ -120,9 +132,9 @@ class ChallengeService:
         nothing if the challenge is no longer open or the two already play here."""
         row = await self._open(challenge_id, user_id)
         if await self._playing_here(row.challenger_id, user_id, row.channel_id):
-            await self.db.resolve_challenge(challenge_id, "cancelled")
+            await self.db.challenges.resolve_challenge(challenge_id, "cancelled")
             raise ServiceError("challenge_existing", opponent=UserRef(row.challenger_id))
-        async with self.db.transaction():
+        async with self.db.transaction() as tx:
             row = await self._open(challenge_id, user_id)  # again, inside the transaction
             challenge = _challenge(row)
             players = (row.challenger_id, user_id)
@@ -134,16 +146,18 @@ class ChallengeService:
                     players=players,
                     options=challenge.options,
                     target=challenge.points,
+                    tx=tx,
                 )
                 match_id = match.id
             record = await self.games.insert_game(
+                tx,
                 guild_id=row.guild_id,
                 channel_id=row.channel_id,
                 players=players,
                 options=challenge.options,
                 match_id=match_id,
             )
-            if not await self.db.resolve_challenge(challenge_id, "accepted", game_id=record.id):
+            if not await tx.challenges.resolve_challenge(challenge_id, "accepted", game_id=record.id):
                 raise ServiceError("challenge_gone")  # rolls the game back
         if match_id is not None:
             await self.matches.refresh(match_id)
@@ -153,8 +167,8 @@ class ChallengeService:
     async def expire_due(self) -> list[Challenge]:
         """Expire every pending challenge past its time; the ones this call expired."""
         expired = []
-        for row in await self.db.expired_challenges(self.clock()):
-            if await self.db.resolve_challenge(row.id, "expired"):
+        for row in await self.db.challenges.expired_challenges(self.clock()):
+            if await self.db.challenges.resolve_challenge(row.id, "expired"):
                 expired.append(_challenge(row))
         return expired
 
@@ -165,4 +179,4 @@ class ChallengeService:
         )
 
 
-__all__ = ["Challenge", "ChallengeService"]
+__all__ = ["Challenge", "ChallengeService", "ChallengeStorage"]

@@ -30,7 +30,8 @@ import secrets
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import Any, TypeVar
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol, TypeVar
 
 from bot.games.errors import (
     AmbiguousGame,
@@ -42,7 +43,16 @@ from bot.games.errors import (
 )
 from bot.games.live import LiveGame, MoveOutcome, options_from_dict, options_to_dict
 from bot.games.lru import LRU
-from bot.storage import UNSET, ConcurrentUpdate, GameRow, OutboxKind, ResultRow, Storage, Unset
+from bot.storage import (
+    UNSET,
+    ConcurrentUpdate,
+    GameRow,
+    GameStore,
+    OutboxKind,
+    Repositories,
+    ResultRow,
+    Unset,
+)
 from rules.game import Applied, Game, GameOptions
 from rules.moves import Move, parse_move
 
@@ -61,7 +71,18 @@ CACHED_GAMES = 1000
 # reloads the game, so a request with a control's version stops after the first.
 COMMIT_ATTEMPTS = 5
 
-ResultHook = Callable[[Storage, LiveGame, ResultRow], Awaitable[None]]
+# Runs in the transaction that finishes a game, with that transaction's repositories.
+ResultHook = Callable[[Repositories, LiveGame, ResultRow], Awaitable[None]]
+
+
+class GameStorage(Protocol):
+    """What the service needs of the database: its games, and transactions (whose
+    repositories also hold the outbox, the result and what the result hooks write)."""
+
+    @property
+    def games(self) -> GameStore: ...
+
+    def transaction(self) -> AbstractAsyncContextManager[Repositories]: ...
 
 
 def _retrieve(task: asyncio.Task[Any]) -> None:
@@ -82,8 +103,9 @@ class GameService:
     """Creates games and applies moves; the only writer of game state.
 
     ``turn_timeout`` (seconds) sets each turn's deadline. ``result_hooks`` run inside
-    the transaction that finishes a game (after its result row is written), e.g. to
-    update ratings, so that a result and its rating change commit together.
+    the transaction that finishes a game (after its result row is written), with that
+    transaction's repositories, e.g. to update ratings, so that a result and its rating
+    change commit together.
 
     ``outbox``: every commit (and every reminder claimed) also records, in the same
     transaction, the publication it owes (``MoveOutcome.outbox_id``), for the bot to
@@ -94,7 +116,7 @@ class GameService:
 
     def __init__(
         self,
-        db: Storage,
+        db: GameStorage,
         *,
         clock: Callable[[], float] = time.time,
         turn_timeout: float = 86400,
@@ -139,7 +161,7 @@ class GameService:
 
     async def active_games_for(self, user_id: int) -> list[LiveGame]:
         """The user's active games, oldest first."""
-        return self._records(await self.db.active_games(user_id))
+        return self._records(await self.db.games.active_games(user_id))
 
     async def find_game_for(
         self, user_id: int, channel_id: int | None, game_id: int | None = None
@@ -164,12 +186,12 @@ class GameService:
     async def games_due(self, now: float | None = None) -> list[LiveGame]:
         """Active games whose player to move is out of time (see ``forfeit_overdue``)."""
         now = self.clock() if now is None else now
-        return self._records(await self.db.games_due(now))
+        return self._records(await self.db.games.games_due(now))
 
     async def games_to_remind(self, after: float, now: float | None = None) -> list[LiveGame]:
         """Active games whose turn began ``after`` seconds ago or more, not yet reminded."""
         now = self.clock() if now is None else now
-        return self._records(await self.db.games_to_remind(now, after))
+        return self._records(await self.db.games.games_to_remind(now, after))
 
     # -- creating --------------------------------------------------------------------
 
@@ -189,8 +211,9 @@ class GameService:
         """Start a game; ``players[0]`` becomes engine player 0. ``ai_player``: the seat
         the bot's own AI plays (``players[ai_player]`` is the bot's user id), at
         ``ai_level``; the AI's turns have no deadline."""
-        async with self.db.transaction():
+        async with self.db.transaction() as tx:
             record = await self.insert_game(
+                tx,
                 guild_id=guild_id,
                 channel_id=channel_id,
                 players=players,
@@ -206,6 +229,7 @@ class GameService:
 
     async def insert_game(
         self,
+        tx: Repositories,
         *,
         guild_id: int | None,
         channel_id: int | None,
@@ -217,9 +241,10 @@ class GameService:
         ai_player: int | None = None,
         ai_level: str | None = None,
     ) -> LiveGame:
-        """:meth:`create_game` inside the caller's transaction (a challenge's answer, a
-        match's next game). Forced moves at the start, if any, are applied first. With
-        the outbox, the game's first publication is recorded in the same transaction."""
+        """:meth:`create_game` inside the caller's transaction ``tx`` (a challenge's
+        answer, a match's next game). Forced moves at the start, if any, are applied
+        first. With the outbox, the game's first publication is recorded in the same
+        transaction."""
         if players[0] == players[1]:
             raise ValueError("a game needs two different players")
         if ai_player not in (None, 0, 1):
@@ -231,7 +256,7 @@ class GameService:
         self._apply_forced(game)
         now = self.clock()
         deadline = None if game.is_over else self._deadline(ai_player, game, now)
-        game_id = await self.db.insert_game(
+        game_id = await tx.games.insert_game(
             guild_id=guild_id,
             channel_id=channel_id,
             players=players,
@@ -247,12 +272,12 @@ class GameService:
             ai_level=ai_level,
         )
         if game.log:
-            await self.db.append_moves(game_id, self._entries(game, 0), version=game.version, now=now)
+            await tx.games.append_moves(game_id, self._entries(game, 0), version=game.version, now=now)
         if self.outbox:
             # The first board and both hands: owed from this commit on, like a move's. Of
             # kind "turn" (the player to move is mentioned); the table claims it with
             # Delivery.claim_start, by game and version.
-            await self.db.add_outbox(game_id, game.version, "turn", now=now)
+            await tx.delivery.add_outbox(game_id, game.version, "turn", now=now)
         log.info("Game %d created (guild %s, channel %s)", game_id, guild_id, channel_id)
         return LiveGame(
             id=game_id,
@@ -367,10 +392,10 @@ class GameService:
         recorded in the same transaction (None without the outbox)."""
         entry = None
         async with self._locks[game_id]:
-            async with self.db.transaction():
-                done = await self.db.mark_reminded(game_id, version)
+            async with self.db.transaction() as tx:
+                done = await tx.games.mark_reminded(game_id, version)
                 if done and self.outbox:
-                    entry = await self.db.add_outbox(game_id, version, "reminder", now=self.clock())
+                    entry = await tx.delivery.add_outbox(game_id, version, "reminder", now=self.clock())
             cached = self._cache.get(game_id)
             if done and cached is not None and cached.version == version:
                 self._cache.put(game_id, dataclasses.replace(cached, reminded=True))
@@ -387,7 +412,7 @@ class GameService:
         so that they can be edited after a restart. Unchanged ones are left alone."""
         async with self._locks[game_id]:
             record = await self.get(game_id)
-            await self.db.set_message_ids(
+            await self.db.games.set_message_ids(
                 game_id, board_message_id=board_message_id, dm_message_ids=dm_message_ids
             )
             dms = list(record.dm_message_ids)
@@ -504,10 +529,10 @@ class GameService:
         )
         result_row = None
         try:
-            async with self.db.transaction():
+            async with self.db.transaction() as tx:
                 # The compare-and-set first: a writer that lost the race stops here,
                 # before it touches the move log.
-                await self.db.save_game_state(
+                await tx.games.save_game_state(
                     record.id,
                     expected_version=record.version,
                     version=game.version,
@@ -518,17 +543,17 @@ class GameService:
                     reminded=reminded,
                     now=now,
                 )
-                await self.db.append_moves(
+                await tx.games.append_moves(
                     record.id, self._entries(game, len(record.game.log)), version=game.version, now=now
                 )
                 outbox_id = None
                 if self.outbox:
                     kind: OutboxKind = "turn" if turn_changed or finished else "move"
-                    outbox_id = await self.db.add_outbox(record.id, game.version, kind, now=now)
+                    outbox_id = await tx.delivery.add_outbox(record.id, game.version, kind, now=now)
                 if finished:
                     result = game.result
                     assert result is not None
-                    result_row = await self.db.record_result(
+                    result_row = await tx.ratings.record_result(
                         record.id,
                         guild_id=record.guild_id,
                         players=record.players,
@@ -539,7 +564,7 @@ class GameService:
                         now=now,
                     )
                     for hook in self.result_hooks:
-                        await hook(self.db, new, result_row)
+                        await hook(tx, new, result_row)
         except BaseException:
             # Whether or not the commit reached the disk, the next request reloads it.
             self._cache.pop(record.id)
@@ -561,7 +586,7 @@ class GameService:
         )
 
     async def _read(self, game_id: int) -> LiveGame:
-        row = await self.db.get_game(game_id)
+        row = await self.db.games.get_game(game_id)
         if row is None:
             raise GameNotFound(game_id)
         return self._record(row)
