@@ -41,7 +41,7 @@ from bot.games.errors import (
     NoActiveGame,
     StaleControl,
 )
-from bot.games.live import LiveGame, MoveOutcome, options_from_dict, options_to_dict
+from bot.games.live import LiveGame, MoveOutcome, apply_forced, from_row, log_entries, options_to_dict
 from bot.games.lru import LRU
 from bot.storage import (
     UNSET,
@@ -60,8 +60,6 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-# A forced move never repeats forever; this bounds a buggy engine instead of hanging.
-MAX_FORCED_MOVES = 64
 # Games kept loaded: a bound on memory. Each is about a hundred objects that every full
 # garbage collection walks; one read again costs a database read and a parse, which a
 # move then pays (bench/gc_pauses.py: 64 cached games of 300 in play cost a third of the
@@ -253,7 +251,7 @@ class GameService:
         game = Game.new(seed=seed, options=options, first_player=first_player)
         starter = game.first_player
         assert starter is not None  # Game.new always decides who starts
-        self._apply_forced(game)
+        apply_forced(game)
         now = self.clock()
         deadline = None if game.is_over else self._deadline(ai_player, game, now)
         game_id = await tx.games.insert_game(
@@ -272,7 +270,7 @@ class GameService:
             ai_level=ai_level,
         )
         if game.log:
-            await tx.games.append_moves(game_id, self._entries(game, 0), version=game.version, now=now)
+            await tx.games.append_moves(game_id, log_entries(game, 0), version=game.version, now=now)
         if self.outbox:
             # The first board and both hands: owed from this commit on, like a move's. Of
             # kind "turn" (the player to move is mentioned); the table claims it with
@@ -325,7 +323,7 @@ class GameService:
             )
             game = record.game.clone()
             applied = [game.apply(parsed, player=player)]  # validates; raises before any change
-            applied += self._apply_forced(game)
+            applied += apply_forced(game)
             return game, applied
 
         outcome = await self._change(game_id, expected_version, step)
@@ -489,23 +487,6 @@ class GameService:
             return None
         return now + self.turn_timeout
 
-    @staticmethod
-    def _apply_forced(game: Game) -> list[Applied]:
-        applied = []
-        for _ in range(MAX_FORCED_MOVES):
-            if game.is_over:
-                break
-            forced = game.forced_move()
-            if forced is None:
-                break
-            applied.append(game.apply(forced))
-        return applied
-
-    @staticmethod
-    def _entries(game: Game, start: int) -> list[tuple[int, int, str]]:
-        """Log entries from index ``start`` as ``(seq, player, text)``; seq counts from 1."""
-        return [(start + i + 1, player, str(move)) for i, (player, move) in enumerate(game.log[start:])]
-
     async def _commit(self, record: LiveGame, game: Game, applied: Sequence[Applied]) -> MoveOutcome:
         """Store ``game`` (a changed copy of ``record.game``) and publish it."""
         now = self.clock()
@@ -544,7 +525,7 @@ class GameService:
                     now=now,
                 )
                 await tx.games.append_moves(
-                    record.id, self._entries(game, len(record.game.log)), version=game.version, now=now
+                    record.id, log_entries(game, len(record.game.log)), version=game.version, now=now
                 )
                 outbox_id = None
                 if self.outbox:
@@ -589,7 +570,7 @@ class GameService:
         row = await self.db.games.get_game(game_id)
         if row is None:
             raise GameNotFound(game_id)
-        return self._record(row)
+        return from_row(row)
 
     def _records(self, rows: Sequence[GameRow]) -> list[LiveGame]:
         """The readable games of ``rows``: one unreadable row (logged) never hides the rest."""
@@ -605,40 +586,7 @@ class GameService:
         cached = self._cache.get(row.id)
         if cached is not None and cached.version >= row.version:
             return cached
-        record = self._record(row)
+        record = from_row(row)
         if record.is_active:
             self._cache.put(row.id, record)
         return record
-
-    @staticmethod
-    def _record(row: GameRow) -> LiveGame:
-        """The record of a stored row; ``GameUnreadable`` if its state cannot be loaded."""
-        try:
-            options = options_from_dict(row.options)
-            game = Game.from_dict(row.state)
-        except Exception as error:
-            # The type only: an engine message about a stored state may name cards.
-            log.error("Game %d: stored state unreadable (%s); skipped", row.id, type(error).__name__)
-            raise GameUnreadable(row.id) from None
-        return LiveGame(
-            id=row.id,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            players=row.players,
-            options=options,
-            seed=row.seed,
-            status=row.status,
-            game=game,
-            version=row.version,
-            board_message_id=row.board_message_id,
-            dm_message_ids=row.dm_message_ids,
-            created_at=row.created_at,
-            updated_at=row.updated_at,
-            turn_started_at=row.turn_started_at,
-            deadline=row.deadline,
-            reminded=row.reminded,
-            match_id=row.match_id,
-            first_player=row.first_player,
-            ai_player=row.ai_player,
-            ai_level=row.ai_level,
-        )
