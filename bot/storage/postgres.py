@@ -88,6 +88,7 @@ class PostgresDatabase(Storage):
         self._pool: asyncpg.Pool[Record] | None = None
         # The connection each task's open transaction runs on.
         self._tx: dict[asyncio.Task[Any], Connection] = {}
+        self._closing = asyncio.Lock()
 
     @property
     def path(self) -> str:
@@ -116,12 +117,14 @@ class PostgresDatabase(Storage):
         log.info("Database %s opened", self.path)
 
     async def close(self) -> None:
-        """Close the pool after the transactions in progress have finished."""
-        if self._pool is None:
-            return
-        pool, self._pool = self._pool, None
-        await pool.close()
-        log.info("Database %s closed", self.path)
+        """Close the pool after the transactions in progress have finished. A second
+        call waits for a close in progress (the bot's shutdown closes twice)."""
+        async with self._closing:
+            if self._pool is None:
+                return
+            pool, self._pool = self._pool, None
+            await pool.close()
+            log.info("Database %s closed", self.path)
 
     # -- migrations ------------------------------------------------------------------
 
