@@ -66,7 +66,7 @@ async def worker(target: str, index: int, processes: int, inflight: int, duratio
     rng = random.Random(index)
     async with open_database(target) as db:
         service = GameService(db, outbox=True)
-        rows = await db.all_active_games()
+        rows = await db.games.all_active_games()
         slots = [
             row.channel_id - 1000
             for row in rows

@@ -148,10 +148,11 @@ class SchottenBot(commands.Bot):
         )
         self.settings = settings
         self.db = open_database(database)  # SQLite, or PostgreSQL for a postgresql:// URL
+        # Each service gets the repositories it uses (and transactions, where it writes).
         self.service = GameService(
             self.db, clock=_utc_timestamp, turn_timeout=settings.turn_timeout, outbox=True
         )
-        self.matches = MatchService(self.db, self.service)
+        self.matches = MatchService(self.db.challenges, self.service)
         install_stats(self.service, self.matches)  # ratings and matches, in the result's transaction
         self.challenges = ChallengeService(
             self.db,
@@ -163,10 +164,10 @@ class SchottenBot(commands.Bot):
             max_channel=settings.max_channel_challenges,
             rechallenge_cooldown=settings.rechallenge_cooldown,
         )
-        self.rankings = Rankings(self.db)
-        self.history = History(self.db)  # finished games: history, replay, export
-        self.delivery = Delivery(self.db, clock=_utc_timestamp)
-        self.languages = Languages(self.db, clock=_utc_timestamp)
+        self.rankings = Rankings(self.db.ratings)
+        self.history = History(self.db.games, self.db.ratings)  # finished games: history, replay, export
+        self.delivery = Delivery(self.db.delivery, clock=_utc_timestamp)
+        self.languages = Languages(self.db.players, clock=_utc_timestamp)
         self.names = NameBook(self)
         # The AI's seat in practice games; its moves are computed in worker processes.
         # Shared fairly between members, with their practice games and hints limited.
@@ -257,17 +258,17 @@ class SchottenBot(commands.Bot):
         """
         guild = self._sync_target()
         # Each target synced is remembered as command_sync:<guild id or "global">.
-        for key in await self.db.meta_keys(self.SYNC_KEY):
+        for key in await self.db.players.meta_keys(self.SYNC_KEY):
             earlier = key.removeprefix(self.SYNC_KEY)
             if earlier.isdigit() and (guild is None or int(earlier) != guild.id):
                 await self.clear_guild_commands(int(earlier), missing_ok=True)
         key = f"{self.SYNC_KEY}{'global' if guild is None else guild.id}"
         fingerprint = await self.command_fingerprint()
-        if not force and await self.db.get_meta(key) == fingerprint:
+        if not force and await self.db.players.get_meta(key) == fingerprint:
             log.info("Application commands unchanged since the last sync; not syncing")
             return False
         synced = await self.tree.sync(guild=guild)
-        await self.db.set_meta(key, fingerprint)
+        await self.db.players.set_meta(key, fingerprint)
         where = "globally" if guild is None else f"to guild {guild.id}"
         log.info("Synced %d application command(s) %s", len(synced), where)
         return True
@@ -290,9 +291,9 @@ class SchottenBot(commands.Bot):
                 error,
                 guild_id,
             )
-            await self.db.delete_meta(f"{self.SYNC_KEY}{guild_id}")
+            await self.db.players.delete_meta(f"{self.SYNC_KEY}{guild_id}")
             return False
-        await self.db.delete_meta(f"{self.SYNC_KEY}{guild_id}")
+        await self.db.players.delete_meta(f"{self.SYNC_KEY}{guild_id}")
         log.info("Removed the application commands of guild %d", guild_id)
         return True
 

@@ -25,7 +25,7 @@ from bot.archive.record_file import RecordFile, RecordPlayer, Replayable
 from bot.community.ratings import GLOBAL_SCOPE
 from bot.community.stats import outcome_for
 from bot.games.errors import GameNotFound, ServiceError
-from bot.storage import GameRow, ResultRow, Storage
+from bot.storage import GameRow, GameStore, RatingStore, ResultRow
 from rules.game import GameOptions, Result, parse_reason
 
 HISTORY_PAGE_SIZE = 10
@@ -149,23 +149,24 @@ class StoredGame:
 class History:
     """Reads finished games: a player's history, a game's record, a server's games."""
 
-    def __init__(self, db: Storage) -> None:
-        self.db = db
+    def __init__(self, games: GameStore, ratings: RatingStore) -> None:
+        self.games = games
+        self.ratings = ratings
 
     async def page(self, user_id: int, page: int, *, size: int = HISTORY_PAGE_SIZE) -> HistoryPage | None:
         """One page of ``user_id``'s finished games, newest first (practice games against
         the bot included); None when they have finished none."""
-        total = await self.db.finished_games_count(user_id)
+        total = await self.ratings.finished_games_count(user_id)
         if total == 0:
             return None
         pages = math.ceil(total / size)
         page = max(0, min(page, pages - 1))
-        results = await self.db.finished_results_page(user_id, offset=page * size, limit=size)
+        results = await self.ratings.finished_results_page(user_id, offset=page * size, limit=size)
         entries = []
         for result in results:
             me = result.players.index(user_id)
             rating = None
-            for scope, changed_id, before, after in await self.db.rating_changes(result.game_id):
+            for scope, changed_id, before, after in await self.ratings.rating_changes(result.game_id):
                 if scope == GLOBAL_SCOPE and changed_id == user_id:
                     rating = (before, after)
             entries.append(
@@ -185,12 +186,12 @@ class History:
     async def game(self, game_id: int) -> StoredGame:
         """The game with this id (``GameNotFound`` if there is none). The moves and the
         seed are read only when it is over."""
-        row = await self.db.get_game(game_id)
+        row = await self.games.get_game(game_id)
         if row is None:
             raise GameNotFound(game_id)
         finished = None
         if row.status == "finished":
-            result = await self.db.get_result(game_id)
+            result = await self.ratings.get_result(game_id)
             if result is not None:
                 finished = await self._finished(row, result)
         return StoredGame(row.id, row.guild_id, row.players, finished)
@@ -198,15 +199,15 @@ class History:
     async def guild_games(self, guild_id: int) -> AsyncIterator[FinishedGame]:
         """Every finished game played in ``guild_id``, oldest first."""
         after = 0
-        while rows := await self.db.finished_games_in_guild(guild_id, after_id=after):
+        while rows := await self.games.finished_games_in_guild(guild_id, after_id=after):
             for row in rows:
-                result = await self.db.get_result(row.id)
+                result = await self.ratings.get_result(row.id)
                 if result is not None:
                     yield await self._finished(row, result)
             after = rows[-1].id
 
     async def _finished(self, row: GameRow, result: ResultRow) -> FinishedGame:
-        moves = tuple((move.player, move.move) for move in await self.db.moves(row.id))
+        moves = tuple((move.player, move.move) for move in await self.games.moves(row.id))
         return FinishedGame(
             id=row.id,
             guild_id=row.guild_id,

@@ -22,9 +22,16 @@ import asyncpg
 
 from bot.archive.history import History
 from bot.settings import README_SECTION, Settings, SettingsError
-from bot.storage import Database, ForeignDatabase, Storage, StorageError, latest_version, open_database
+from bot.storage import (
+    Database,
+    ForeignDatabase,
+    Storage,
+    StorageError,
+    is_postgres_url,
+    latest_version,
+    open_database,
+)
 from bot.storage.postgres import redact
-from bot.storage.protocol import is_postgres_url
 
 
 class ExportError(Exception):
@@ -96,7 +103,7 @@ async def export_guild(database: str, guild_id: int, out: TextIO, setting: str =
     db = await _open(database, setting)
     count = 0
     try:
-        async for game in History(db).guild_games(guild_id):
+        async for game in History(db.games, db.ratings).guild_games(guild_id):
             out.write(json.dumps(game.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n")
             count += 1
     finally:

@@ -30,9 +30,8 @@ import discord
 
 from bot.app import SchottenBot, create_bot
 from bot.settings import README_SECTION, Settings, SettingsError
-from bot.storage import MigrationError, StorageError, backup
+from bot.storage import MigrationError, StorageError, backup, is_postgres_url
 from bot.storage.postgres import redact
-from bot.storage.protocol import is_postgres_url
 from bot.storage.transfer import sqlite_to_postgres
 
 log = logging.getLogger("bot")

@@ -15,15 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.storage import LanguageScope, Storage
+from bot.storage import LanguageScope, PlayerStore
 from bot.text import i18n
 
 Stored = tuple[str | None, str | None]  # (chosen, reported by Discord)
 
 
 class Languages:
-    def __init__(self, db: Storage, *, clock: Callable[[], float]) -> None:
-        self.db = db
+    def __init__(self, store: PlayerStore, *, clock: Callable[[], float]) -> None:
+        self.store = store
         self.clock = clock
         self._known: dict[tuple[LanguageScope, int], Stored] = {}
 
@@ -31,7 +31,7 @@ class Languages:
         key = (scope, scope_id)
         stored = self._known.get(key)
         if stored is None:
-            stored = self._known[key] = await self.db.language(scope, scope_id)
+            stored = self._known[key] = await self.store.language(scope, scope_id)
         return stored
 
     async def _effective(self, scope: LanguageScope, scope_id: int | None) -> str:
@@ -52,7 +52,7 @@ class Languages:
 
     async def choose(self, scope: LanguageScope, scope_id: int, language: str | None) -> str:
         """Store a choice (None: follow Discord again); the language now in effect."""
-        await self.db.set_language(scope, scope_id, chosen=language, now=self.clock())
+        await self.store.set_language(scope, scope_id, chosen=language, now=self.clock())
         _chosen, reported = await self._stored(scope, scope_id)
         self._known[(scope, scope_id)] = (language, reported)
         return await self._effective(scope, scope_id)
@@ -63,7 +63,7 @@ class Languages:
             return
         chosen, known = await self._stored(scope, scope_id)
         if known != reported:
-            await self.db.set_language(scope, scope_id, discord=reported, now=self.clock())
+            await self.store.set_language(scope, scope_id, discord=reported, now=self.clock())
             self._known[(scope, scope_id)] = (chosen, reported)
 
     async def enter(

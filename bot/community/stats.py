@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.community.ratings import GLOBAL_SCOPE, INITIAL_RATING, elo_update, guild_scope, score_for
-from bot.games.matches import MatchService, next_first_player, next_match_game
-from bot.storage import RatingRow, ResultRow, Storage
+from bot.games.matches import MatchService, next_first_player, next_match_game, score_match
+from bot.storage import RatingRow, RatingStore, Repositories, ResultRow
 
 if TYPE_CHECKING:
     from bot.games.live import LiveGame
@@ -41,15 +41,15 @@ def _new_rating(scope: str, user_id: int, now: float) -> RatingRow:
     return RatingRow(scope, user_id, INITIAL_RATING, 0, 0, 0, 0, now)
 
 
-async def rate_result(db: Storage, record: LiveGame, result: ResultRow) -> None:
-    """Update both players' ratings in every scope of the game (a result hook). A
-    practice game against the bot's AI is not rated."""
+async def rate_result(tx: Repositories, record: LiveGame, result: ResultRow) -> None:
+    """Update both players' ratings in every scope of the game (a result hook, in the
+    transaction ``tx``). A practice game against the bot's AI is not rated."""
     if record.vs_ai:
         return
-    await rate(db, result)
+    await rate(tx.ratings, result)
 
 
-async def rate(db: Storage, result: ResultRow) -> None:
+async def rate(db: RatingStore, result: ResultRow) -> None:
     now = result.finished_at
     score = score_for(result.winner)
     for scope in scopes_for(result.guild_id):
@@ -82,7 +82,14 @@ async def rate(db: Storage, result: ResultRow) -> None:
 def install(service: GameService, matches: MatchService | None = None) -> None:
     """Register the result hooks on ``service``: ratings first, then the match score."""
     service.result_hooks.append(rate_result)
-    service.result_hooks.append((matches or MatchService(service.db, service)).result_hook)
+    if matches is not None:
+        service.result_hooks.append(matches.result_hook)
+    else:
+
+        async def match_hook(tx: Repositories, record: LiveGame, result: ResultRow) -> None:
+            await score_match(service, tx, record, result)
+
+        service.result_hooks.append(match_hook)
 
 
 # -------------------------------------------------------------------------- stats
@@ -134,7 +141,7 @@ def streaks(outcomes_newest_first: Sequence[str]) -> tuple[int, int]:
 
 
 async def player_stats(
-    db: Storage, user_id: int, *, guild_id: int | None, caller_id: int | None = None
+    db: RatingStore, user_id: int, *, guild_id: int | None, caller_id: int | None = None
 ) -> PlayerStats | None:
     """Everything ``/schotten stats`` shows for ``user_id``; None if they never finished
     a game. Record, stones and streaks count every game (the global record)."""
@@ -193,33 +200,33 @@ RatingChange = tuple[int, float, float]  # user id, rating before, after
 class Rankings:
     """What the leaderboard, the stats and the end of a game read about ratings."""
 
-    def __init__(self, db: Storage) -> None:
-        self.db = db
+    def __init__(self, ratings: RatingStore) -> None:
+        self.ratings = ratings
 
     async def page(
         self, scope: str, page: int, *, size: int = LEADERBOARD_PAGE_SIZE
     ) -> LeaderboardPage | None:
         """One page of ``scope``'s leaderboard; None when nobody is rated there."""
-        total = await self.db.leaderboard_size(scope)
+        total = await self.ratings.leaderboard_size(scope)
         if total == 0:
             return None
         pages = math.ceil(total / size)
         page = max(0, min(page, pages - 1))
-        rows = await self.db.leaderboard_page(scope, offset=page * size, limit=size)
+        rows = await self.ratings.leaderboard_page(scope, offset=page * size, limit=size)
         return LeaderboardPage(scope, page, pages, page * size + 1, rows)
 
     async def changes(self, game_id: int, scope: str) -> list[RatingChange]:
         """The rating changes a finished game made in ``scope``."""
         return [
             (user_id, before, after)
-            for change_scope, user_id, before, after in await self.db.rating_changes(game_id)
+            for change_scope, user_id, before, after in await self.ratings.rating_changes(game_id)
             if change_scope == scope
         ]
 
     async def player(
         self, user_id: int, *, guild_id: int | None, caller_id: int | None
     ) -> PlayerStats | None:
-        return await player_stats(self.db, user_id, guild_id=guild_id, caller_id=caller_id)
+        return await player_stats(self.ratings, user_id, guild_id=guild_id, caller_id=caller_id)
 
 
 __all__ = [

@@ -19,14 +19,16 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
+from typing import Protocol
 
 from bot.games.errors import LimitReached, ServiceError, UserRef
 from bot.games.live import LiveGame
 from bot.games.lru import LRU
 from bot.games.matches import MatchService
 from bot.games.service import GameService
-from bot.storage import ChallengeRow, Storage
+from bot.storage import ChallengeRow, ChallengeStore, Repositories
 from rules.game import GameOptions
 
 log = logging.getLogger(__name__)
@@ -57,10 +59,20 @@ def _challenge(row: ChallengeRow) -> Challenge:
     return Challenge(row, GameOptions.from_dict(row.options), int(points) if points else None)
 
 
+class ChallengeStorage(Protocol):
+    """What the challenges need of the database: the challenges, and transactions (an
+    accepted challenge's game is inserted in the answer's)."""
+
+    @property
+    def challenges(self) -> ChallengeStore: ...
+
+    def transaction(self) -> AbstractAsyncContextManager[Repositories]: ...
+
+
 class ChallengeService:
     def __init__(
         self,
-        db: Storage,
+        db: ChallengeStorage,
         games: GameService,
         matches: MatchService,
         *,
@@ -98,7 +110,11 @@ class ChallengeService:
         if await self._playing_here(challenger_id, opponent_id, channel_id):
             raise ServiceError("challenge_existing", opponent=UserRef(opponent_id))
         now = self.clock()
-        open_ = [p for p in await self.db.pending_challenges(user_id=challenger_id) if p.expires_at > now]
+        open_ = [
+            p
+            for p in await self.db.challenges.pending_challenges(user_id=challenger_id)
+            if p.expires_at > now
+        ]
         for pending in open_:
             if pending.channel_id == channel_id and {pending.challenger_id, pending.opponent_id} == {
                 challenger_id,
@@ -109,7 +125,7 @@ class ChallengeService:
             if (pending.challenger_id, pending.opponent_id) == (challenger_id, opponent_id):
                 raise ServiceError("challenge_pending_elsewhere", opponent=UserRef(opponent_id))
         await self._check_limits(challenger_id, opponent_id, channel_id, open_, now)
-        row = await self.db.create_challenge(
+        row = await self.db.challenges.create_challenge(
             guild_id=guild_id,
             channel_id=channel_id,
             challenger_id=challenger_id,
@@ -145,7 +161,7 @@ class ChallengeService:
             # Every pending challenge, this channel's kept: bounded by the limits above.
             here = [
                 p
-                for p in await self.db.pending_challenges()
+                for p in await self.db.challenges.pending_challenges()
                 if p.channel_id == channel_id and p.expires_at > now
             ]
             if len(here) >= self.max_channel:
@@ -160,14 +176,14 @@ class ChallengeService:
             self._unanswered.put((row.challenger_id, row.opponent_id), when)
 
     async def set_message(self, challenge_id: int, message_id: int) -> None:
-        await self.db.set_challenge_message(challenge_id, message_id)
+        await self.db.challenges.set_challenge_message(challenge_id, message_id)
 
     async def check(self, challenge_id: int, user_id: int) -> None:
         """Refuse at once what :meth:`accept` would refuse for this user and challenge."""
         await self._open(challenge_id, user_id)
 
     async def _open(self, challenge_id: int, user_id: int) -> ChallengeRow:
-        row = await self.db.get_challenge(challenge_id)
+        row = await self.db.challenges.get_challenge(challenge_id)
         if row is None or row.status != "pending" or row.expires_at <= self.clock():
             raise ServiceError("challenge_gone")
         if row.opponent_id is None:
@@ -178,7 +194,7 @@ class ChallengeService:
 
     async def decline(self, challenge_id: int, user_id: int) -> Challenge:
         row = await self._open(challenge_id, user_id)
-        if not await self.db.resolve_challenge(challenge_id, "declined"):
+        if not await self.db.challenges.resolve_challenge(challenge_id, "declined"):
             raise ServiceError("challenge_gone")
         self._went_unanswered(row, self.clock())
         return _challenge(row)
@@ -188,9 +204,9 @@ class ChallengeService:
         nothing if the challenge is no longer open or the two already play here."""
         row = await self._open(challenge_id, user_id)
         if await self._playing_here(row.challenger_id, user_id, row.channel_id):
-            await self.db.resolve_challenge(challenge_id, "cancelled")
+            await self.db.challenges.resolve_challenge(challenge_id, "cancelled")
             raise ServiceError("challenge_existing", opponent=UserRef(row.challenger_id))
-        async with self.db.transaction():
+        async with self.db.transaction() as tx:
             row = await self._open(challenge_id, user_id)  # again, inside the transaction
             challenge = _challenge(row)
             players = (row.challenger_id, user_id)
@@ -202,16 +218,18 @@ class ChallengeService:
                     players=players,
                     options=challenge.options,
                     target=challenge.points,
+                    tx=tx,
                 )
                 match_id = match.id
             record = await self.games.insert_game(
+                tx,
                 guild_id=row.guild_id,
                 channel_id=row.channel_id,
                 players=players,
                 options=challenge.options,
                 match_id=match_id,
             )
-            if not await self.db.resolve_challenge(challenge_id, "accepted", game_id=record.id):
+            if not await tx.challenges.resolve_challenge(challenge_id, "accepted", game_id=record.id):
                 raise ServiceError("challenge_gone")  # rolls the game back
         if match_id is not None:
             await self.matches.refresh(match_id)
@@ -223,8 +241,8 @@ class ChallengeService:
         others wait for the next round: nobody can answer them meanwhile); the ones this
         call expired."""
         expired = []
-        for row in (await self.db.expired_challenges(self.clock()))[:limit]:
-            if await self.db.resolve_challenge(row.id, "expired"):
+        for row in (await self.db.challenges.expired_challenges(self.clock()))[:limit]:
+            if await self.db.challenges.resolve_challenge(row.id, "expired"):
                 self._went_unanswered(row, row.expires_at)
                 expired.append(_challenge(row))
         return expired
@@ -236,4 +254,4 @@ class ChallengeService:
         )
 
 
-__all__ = ["EXPIRED_PER_ROUND", "Challenge", "ChallengeService"]
+__all__ = ["EXPIRED_PER_ROUND", "Challenge", "ChallengeService", "ChallengeStorage"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.storage import OutboxRow, Storage
+from bot.storage import DeliveryStore, OutboxRow
 
 # Seconds a publisher holds a publication: long enough for a board and two DMs under
 # Discord's rate limits; after a crash, another process takes it over after this.
@@ -33,8 +33,8 @@ PUBLISH_ATTEMPTS = 5
 
 
 class Delivery:
-    def __init__(self, db: Storage, *, clock: Callable[[], float]) -> None:
-        self.db = db
+    def __init__(self, store: DeliveryStore, *, clock: Callable[[], float]) -> None:
+        self.store = store
         self.clock = clock
         self._dm_closed: dict[int, bool] = {}
         self._tips: set[tuple[int, int]] | None = None  # (game id, user id); None: not loaded
@@ -45,18 +45,18 @@ class Delivery:
     async def dm_closed(self, user_id: int) -> bool:
         closed = self._dm_closed.get(user_id)
         if closed is None:
-            closed = self._dm_closed[user_id] = await self.db.dm_closed(user_id)
+            closed = self._dm_closed[user_id] = await self.store.dm_closed(user_id)
         return closed
 
     async def set_dm_closed(self, user_id: int, closed: bool) -> None:
         """Remember whether the user's DMs refuse us (written on a change only)."""
         if await self.dm_closed(user_id) != closed:
-            await self.db.set_dm_closed(user_id, closed, now=self.clock())
+            await self.store.set_dm_closed(user_id, closed, now=self.clock())
             self._dm_closed[user_id] = closed
 
     async def owe_dm_tip(self, game_id: int, user_id: int) -> None:
         """A DM to ``user_id`` in ``game_id`` was refused: tell them once how to open DMs."""
-        if await self.db.queue_dm_tip(game_id, user_id, now=self.clock()):
+        if await self.store.queue_dm_tip(game_id, user_id, now=self.clock()):
             (await self._pending_tips()).add((game_id, user_id))
 
     async def take_dm_tip(self, game_id: int, user_id: int) -> bool:
@@ -66,11 +66,11 @@ class Delivery:
         if key not in pending:
             return False
         pending.discard(key)
-        return await self.db.take_dm_tip(game_id, user_id, now=self.clock())
+        return await self.store.take_dm_tip(game_id, user_id, now=self.clock())
 
     async def _pending_tips(self) -> set[tuple[int, int]]:
         if self._tips is None:
-            loaded = set(await self.db.pending_dm_tips())
+            loaded = set(await self.store.pending_dm_tips())
             if self._tips is None:  # another task may have loaded them meanwhile
                 self._tips = loaded
         return self._tips
@@ -81,11 +81,11 @@ class Delivery:
         """The message that mentions the player to move in ``game_id``, if any."""
         if game_id in self._pings:
             return self._pings[game_id]
-        return await self.db.get_ping_message_id(game_id)
+        return await self.store.get_ping_message_id(game_id)
 
     async def set_ping_message(self, game_id: int, message_id: int | None) -> None:
         if await self.ping_message(game_id) != message_id:
-            await self.db.set_ping_message_id(game_id, message_id)
+            await self.store.set_ping_message_id(game_id, message_id)
         self._pings[game_id] = message_id
 
     # -- outbox ----------------------------------------------------------------------
@@ -93,22 +93,22 @@ class Delivery:
     async def claim(self, entry_id: int) -> bool:
         """Take the publication ``entry_id``: True for the one caller that may publish it."""
         now = self.clock()
-        return await self.db.claim_outbox(entry_id, now=now, until=now + PUBLISH_LEASE)
+        return await self.store.claim_outbox(entry_id, now=now, until=now + PUBLISH_LEASE)
 
     async def claim_start(self, game_id: int, version: int) -> int | None:
         """Take a new game's first publication (recorded by ``insert_game`` at the game's
         first ``version``): its id for the one caller that may publish it; None when
         another process holds it or it was published already."""
         now = self.clock()
-        return await self.db.claim_outbox_of(game_id, version, now=now, until=now + PUBLISH_LEASE)
+        return await self.store.claim_outbox_of(game_id, version, now=now, until=now + PUBLISH_LEASE)
 
     async def done(self, entry_id: int) -> None:
-        await self.db.finish_outbox(entry_id)
+        await self.store.finish_outbox(entry_id)
 
     async def pending(self) -> list[OutboxRow]:
         """Publications nobody is making: left by a crash, or by a failed attempt."""
         now = self.clock()
-        return await self.db.pending_outbox(
+        return await self.store.pending_outbox(
             now=now, created_before=now - RECOVERY_GRACE, max_attempts=PUBLISH_ATTEMPTS
         )
 

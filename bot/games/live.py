@@ -1,14 +1,21 @@
-"""A live game as the services hold it (``LiveGame``), and what one request changed
-(``MoveOutcome``)."""
+"""A live game as the services hold it (``LiveGame``, read from its stored row with
+``from_row``), what one request changed (``MoveOutcome``), and the engine steps every
+commit shares (the forced moves, the log entries to store)."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bot.games.errors import NotAPlayer
-from bot.storage import ResultRow
+from bot.games.errors import GameUnreadable, NotAPlayer
+from bot.storage import GameRow, ResultRow
 from rules.game import Applied, Game, GameOptions, Result
+
+log = logging.getLogger(__name__)
+
+# A forced move never repeats forever; this bounds a buggy engine instead of hanging.
+MAX_FORCED_MOVES = 64
 
 
 @dataclass(frozen=True)
@@ -112,3 +119,54 @@ def options_to_dict(options: GameOptions) -> dict[str, Any]:
 
 def options_from_dict(data: dict[str, Any]) -> GameOptions:
     return GameOptions.from_dict(data)
+
+
+def from_row(row: GameRow) -> LiveGame:
+    """The record of a stored row; ``GameUnreadable`` if its state cannot be loaded."""
+    try:
+        options = options_from_dict(row.options)
+        game = Game.from_dict(row.state)
+    except Exception as error:
+        # The type only: an engine message about a stored state may name cards.
+        log.error("Game %d: stored state unreadable (%s); skipped", row.id, type(error).__name__)
+        raise GameUnreadable(row.id) from None
+    return LiveGame(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        players=row.players,
+        options=options,
+        seed=row.seed,
+        status=row.status,
+        game=game,
+        version=row.version,
+        board_message_id=row.board_message_id,
+        dm_message_ids=row.dm_message_ids,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        turn_started_at=row.turn_started_at,
+        deadline=row.deadline,
+        reminded=row.reminded,
+        match_id=row.match_id,
+        first_player=row.first_player,
+        ai_player=row.ai_player,
+        ai_level=row.ai_level,
+    )
+
+
+def apply_forced(game: Game) -> list[Applied]:
+    """Apply the moves the rules force now (``Game.forced_move``), one after another."""
+    applied = []
+    for _ in range(MAX_FORCED_MOVES):
+        if game.is_over:
+            break
+        forced = game.forced_move()
+        if forced is None:
+            break
+        applied.append(game.apply(forced))
+    return applied
+
+
+def log_entries(game: Game, start: int) -> list[tuple[int, int, str]]:
+    """Log entries from index ``start`` as ``(seq, player, text)``; seq counts from 1."""
+    return [(start + i + 1, player, str(move)) for i, (player, move) in enumerate(game.log[start:])]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.storage import MatchRow, ResultRow, Storage
+from bot.storage import ChallengeStore, MatchRow, Repositories, ResultRow
 from rules.game import GameOptions, Result, match_points, parse_reason
 
 if TYPE_CHECKING:
@@ -36,30 +36,65 @@ def next_first_player(record: LiveGame, result: Result) -> int:
     return (1 - record.first_player) if result.winner is None else result.winner
 
 
-async def next_match_game(db: Storage, match_id: int) -> int | None:
+async def next_match_game(store: ChallengeStore, match_id: int) -> int | None:
     """The active game of a match, if any (the one that follows a finished game)."""
-    for row in reversed(await db.match_games(match_id)):
+    for row in reversed(await store.match_games(match_id)):
         if row.status == "active":
             return row.id
     return None
 
 
+async def score_match(games: GameService, tx: Repositories, record: LiveGame, result: ResultRow) -> None:
+    """Score a finished game of a match and create the next game: a result hook's work,
+    in the transaction ``tx`` of the move that finished the game."""
+    if record.match_id is None:
+        return
+    match = await tx.challenges.get_match(record.match_id)
+    if match is None or match.status != "active":
+        return
+    engine_result = Result(result.winner, parse_reason(result.reason), result.stones)
+    points = match_points(engine_result)
+    # Match scores are by match player: map the game's players by user id.
+    scores = [match.scores[0], match.scores[1]]
+    for player, user_id in enumerate(record.players):
+        scores[match.players.index(user_id)] += points[player]
+    total = (scores[0], scores[1])
+    winner_id = match_winner(match, total)
+    await tx.challenges.update_match(
+        match.id, scores=total, games=match.games + 1, winner_id=winner_id, now=result.finished_at
+    )
+    if winner_id is not None:
+        return
+    first_user = record.players[next_first_player(record, engine_result)]
+    await games.insert_game(
+        tx,
+        guild_id=match.guild_id,
+        channel_id=match.channel_id,
+        players=match.players,
+        options=GameOptions.from_dict(match.options),
+        first_player=match.players.index(first_user),
+        match_id=match.id,
+    )
+
+
 class MatchService:
-    def __init__(self, db: Storage, games: GameService) -> None:
-        self.db = db
+    """Matches in progress, on the matches of ``store`` (``ChallengeStore``)."""
+
+    def __init__(self, store: ChallengeStore, games: GameService) -> None:
+        self.store = store
         self.games = games
         self._active: dict[int, MatchRow] = {}
 
     async def load(self) -> None:
         """Read the matches in progress (at start-up)."""
-        self._active = {match.id: match for match in await self.db.active_matches()}
+        self._active = {match.id: match for match in await self.store.active_matches()}
 
     def cached(self, match_id: int) -> MatchRow | None:
         """A match in progress as last read, without a database round trip."""
         return self._active.get(match_id)
 
     async def refresh(self, match_id: int) -> MatchRow | None:
-        match = await self.db.get_match(match_id)
+        match = await self.store.get_match(match_id)
         if match is not None and match.status == "active":
             self._active[match_id] = match
         else:
@@ -67,7 +102,7 @@ class MatchService:
         return match
 
     async def get(self, match_id: int) -> MatchRow | None:
-        return await self.db.get_match(match_id)
+        return await self.store.get_match(match_id)
 
     async def create(
         self,
@@ -77,9 +112,10 @@ class MatchService:
         players: tuple[int, int],
         options: GameOptions,
         target: int,
+        tx: Repositories | None = None,
     ) -> MatchRow:
-        """A new match (its first game is created by the caller, in its transaction)."""
-        return await self.db.insert_match(
+        """A new match (its first game is created by the caller, in its transaction ``tx``)."""
+        return await (self.store if tx is None else tx.challenges).insert_match(
             guild_id=guild_id,
             channel_id=channel_id,
             players=players,
@@ -90,37 +126,11 @@ class MatchService:
 
     async def next_game(self, match_id: int) -> int | None:
         """The active game of a match, if any (the one that follows a finished game)."""
-        return await next_match_game(self.db, match_id)
+        return await next_match_game(self.store, match_id)
 
-    async def result_hook(self, db: Storage, record: LiveGame, result: ResultRow) -> None:
+    async def result_hook(self, tx: Repositories, record: LiveGame, result: ResultRow) -> None:
         """Score a finished game of a match and create the next game (a result hook)."""
-        if record.match_id is None:
-            return
-        match = await db.get_match(record.match_id)
-        if match is None or match.status != "active":
-            return
-        engine_result = Result(result.winner, parse_reason(result.reason), result.stones)
-        points = match_points(engine_result)
-        # Match scores are by match player: map the game's players by user id.
-        scores = [match.scores[0], match.scores[1]]
-        for player, user_id in enumerate(record.players):
-            scores[match.players.index(user_id)] += points[player]
-        total = (scores[0], scores[1])
-        winner_id = match_winner(match, total)
-        await db.update_match(
-            match.id, scores=total, games=match.games + 1, winner_id=winner_id, now=result.finished_at
-        )
-        if winner_id is not None:
-            return
-        first_user = record.players[next_first_player(record, engine_result)]
-        await self.games.insert_game(
-            guild_id=match.guild_id,
-            channel_id=match.channel_id,
-            players=match.players,
-            options=GameOptions.from_dict(match.options),
-            first_player=match.players.index(first_user),
-            match_id=match.id,
-        )
+        await score_match(self.games, tx, record, result)
 
 
-__all__ = ["MatchService", "match_winner", "next_first_player", "next_match_game"]
+__all__ = ["MatchService", "match_winner", "next_first_player", "next_match_game", "score_match"]

@@ -249,7 +249,7 @@ class Opponent:
     async def resume(self) -> int:
         """After a (re)start: play on every game where the AI is to move. Returns how many."""
         started = 0
-        for row in await self.service.db.all_active_games():
+        for row in await self.service.db.games.all_active_games():
             if row.ai_player is None:
                 continue
             try:

@@ -30,7 +30,8 @@ import secrets
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import Any, TypeVar
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol, TypeVar
 
 from bot.games.errors import (
     AmbiguousGame,
@@ -40,9 +41,18 @@ from bot.games.errors import (
     NoActiveGame,
     StaleControl,
 )
-from bot.games.live import LiveGame, MoveOutcome, options_from_dict, options_to_dict
+from bot.games.live import LiveGame, MoveOutcome, apply_forced, from_row, log_entries, options_to_dict
 from bot.games.lru import LRU
-from bot.storage import UNSET, ConcurrentUpdate, GameRow, OutboxKind, ResultRow, Storage, Unset
+from bot.storage import (
+    UNSET,
+    ConcurrentUpdate,
+    GameRow,
+    GameStore,
+    OutboxKind,
+    Repositories,
+    ResultRow,
+    Unset,
+)
 from rules.game import Applied, Game, GameOptions
 from rules.moves import Move, parse_move
 
@@ -50,8 +60,6 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-# A forced move never repeats forever; this bounds a buggy engine instead of hanging.
-MAX_FORCED_MOVES = 64
 # Games kept loaded: a bound on memory. Each is about a hundred objects that every full
 # garbage collection walks; one read again costs a database read and a parse, which a
 # move then pays (bench/gc_pauses.py: 64 cached games of 300 in play cost a third of the
@@ -61,7 +69,18 @@ CACHED_GAMES = 1000
 # reloads the game, so a request with a control's version stops after the first.
 COMMIT_ATTEMPTS = 5
 
-ResultHook = Callable[[Storage, LiveGame, ResultRow], Awaitable[None]]
+# Runs in the transaction that finishes a game, with that transaction's repositories.
+ResultHook = Callable[[Repositories, LiveGame, ResultRow], Awaitable[None]]
+
+
+class GameStorage(Protocol):
+    """What the service needs of the database: its games, and transactions (whose
+    repositories also hold the outbox, the result and what the result hooks write)."""
+
+    @property
+    def games(self) -> GameStore: ...
+
+    def transaction(self) -> AbstractAsyncContextManager[Repositories]: ...
 
 
 def _retrieve(task: asyncio.Task[Any]) -> None:
@@ -82,8 +101,9 @@ class GameService:
     """Creates games and applies moves; the only writer of game state.
 
     ``turn_timeout`` (seconds) sets each turn's deadline. ``result_hooks`` run inside
-    the transaction that finishes a game (after its result row is written), e.g. to
-    update ratings, so that a result and its rating change commit together.
+    the transaction that finishes a game (after its result row is written), with that
+    transaction's repositories, e.g. to update ratings, so that a result and its rating
+    change commit together.
 
     ``outbox``: every commit (and every reminder claimed) also records, in the same
     transaction, the publication it owes (``MoveOutcome.outbox_id``), for the bot to
@@ -94,7 +114,7 @@ class GameService:
 
     def __init__(
         self,
-        db: Storage,
+        db: GameStorage,
         *,
         clock: Callable[[], float] = time.time,
         turn_timeout: float = 86400,
@@ -139,7 +159,7 @@ class GameService:
 
     async def active_games_for(self, user_id: int) -> list[LiveGame]:
         """The user's active games, oldest first."""
-        return self._records(await self.db.active_games(user_id))
+        return self._records(await self.db.games.active_games(user_id))
 
     async def find_game_for(
         self, user_id: int, channel_id: int | None, game_id: int | None = None
@@ -164,12 +184,12 @@ class GameService:
     async def games_due(self, now: float | None = None) -> list[LiveGame]:
         """Active games whose player to move is out of time (see ``forfeit_overdue``)."""
         now = self.clock() if now is None else now
-        return self._records(await self.db.games_due(now))
+        return self._records(await self.db.games.games_due(now))
 
     async def games_to_remind(self, after: float, now: float | None = None) -> list[LiveGame]:
         """Active games whose turn began ``after`` seconds ago or more, not yet reminded."""
         now = self.clock() if now is None else now
-        return self._records(await self.db.games_to_remind(now, after))
+        return self._records(await self.db.games.games_to_remind(now, after))
 
     # -- creating --------------------------------------------------------------------
 
@@ -189,8 +209,9 @@ class GameService:
         """Start a game; ``players[0]`` becomes engine player 0. ``ai_player``: the seat
         the bot's own AI plays (``players[ai_player]`` is the bot's user id), at
         ``ai_level``; the AI's turns have no deadline."""
-        async with self.db.transaction():
+        async with self.db.transaction() as tx:
             record = await self.insert_game(
+                tx,
                 guild_id=guild_id,
                 channel_id=channel_id,
                 players=players,
@@ -206,6 +227,7 @@ class GameService:
 
     async def insert_game(
         self,
+        tx: Repositories,
         *,
         guild_id: int | None,
         channel_id: int | None,
@@ -217,9 +239,10 @@ class GameService:
         ai_player: int | None = None,
         ai_level: str | None = None,
     ) -> LiveGame:
-        """:meth:`create_game` inside the caller's transaction (a challenge's answer, a
-        match's next game). Forced moves at the start, if any, are applied first. With
-        the outbox, the game's first publication is recorded in the same transaction."""
+        """:meth:`create_game` inside the caller's transaction ``tx`` (a challenge's
+        answer, a match's next game). Forced moves at the start, if any, are applied
+        first. With the outbox, the game's first publication is recorded in the same
+        transaction."""
         if players[0] == players[1]:
             raise ValueError("a game needs two different players")
         if ai_player not in (None, 0, 1):
@@ -228,10 +251,10 @@ class GameService:
         game = Game.new(seed=seed, options=options, first_player=first_player)
         starter = game.first_player
         assert starter is not None  # Game.new always decides who starts
-        self._apply_forced(game)
+        apply_forced(game)
         now = self.clock()
         deadline = None if game.is_over else self._deadline(ai_player, game, now)
-        game_id = await self.db.insert_game(
+        game_id = await tx.games.insert_game(
             guild_id=guild_id,
             channel_id=channel_id,
             players=players,
@@ -247,12 +270,12 @@ class GameService:
             ai_level=ai_level,
         )
         if game.log:
-            await self.db.append_moves(game_id, self._entries(game, 0), version=game.version, now=now)
+            await tx.games.append_moves(game_id, log_entries(game, 0), version=game.version, now=now)
         if self.outbox:
             # The first board and both hands: owed from this commit on, like a move's. Of
             # kind "turn" (the player to move is mentioned); the table claims it with
             # Delivery.claim_start, by game and version.
-            await self.db.add_outbox(game_id, game.version, "turn", now=now)
+            await tx.delivery.add_outbox(game_id, game.version, "turn", now=now)
         log.info("Game %d created (guild %s, channel %s)", game_id, guild_id, channel_id)
         return LiveGame(
             id=game_id,
@@ -300,7 +323,7 @@ class GameService:
             )
             game = record.game.clone()
             applied = [game.apply(parsed, player=player)]  # validates; raises before any change
-            applied += self._apply_forced(game)
+            applied += apply_forced(game)
             return game, applied
 
         outcome = await self._change(game_id, expected_version, step)
@@ -367,10 +390,10 @@ class GameService:
         recorded in the same transaction (None without the outbox)."""
         entry = None
         async with self._locks[game_id]:
-            async with self.db.transaction():
-                done = await self.db.mark_reminded(game_id, version)
+            async with self.db.transaction() as tx:
+                done = await tx.games.mark_reminded(game_id, version)
                 if done and self.outbox:
-                    entry = await self.db.add_outbox(game_id, version, "reminder", now=self.clock())
+                    entry = await tx.delivery.add_outbox(game_id, version, "reminder", now=self.clock())
             cached = self._cache.get(game_id)
             if done and cached is not None and cached.version == version:
                 self._cache.put(game_id, dataclasses.replace(cached, reminded=True))
@@ -387,7 +410,7 @@ class GameService:
         so that they can be edited after a restart. Unchanged ones are left alone."""
         async with self._locks[game_id]:
             record = await self.get(game_id)
-            await self.db.set_message_ids(
+            await self.db.games.set_message_ids(
                 game_id, board_message_id=board_message_id, dm_message_ids=dm_message_ids
             )
             dms = list(record.dm_message_ids)
@@ -464,23 +487,6 @@ class GameService:
             return None
         return now + self.turn_timeout
 
-    @staticmethod
-    def _apply_forced(game: Game) -> list[Applied]:
-        applied = []
-        for _ in range(MAX_FORCED_MOVES):
-            if game.is_over:
-                break
-            forced = game.forced_move()
-            if forced is None:
-                break
-            applied.append(game.apply(forced))
-        return applied
-
-    @staticmethod
-    def _entries(game: Game, start: int) -> list[tuple[int, int, str]]:
-        """Log entries from index ``start`` as ``(seq, player, text)``; seq counts from 1."""
-        return [(start + i + 1, player, str(move)) for i, (player, move) in enumerate(game.log[start:])]
-
     async def _commit(self, record: LiveGame, game: Game, applied: Sequence[Applied]) -> MoveOutcome:
         """Store ``game`` (a changed copy of ``record.game``) and publish it."""
         now = self.clock()
@@ -504,10 +510,10 @@ class GameService:
         )
         result_row = None
         try:
-            async with self.db.transaction():
+            async with self.db.transaction() as tx:
                 # The compare-and-set first: a writer that lost the race stops here,
                 # before it touches the move log.
-                await self.db.save_game_state(
+                await tx.games.save_game_state(
                     record.id,
                     expected_version=record.version,
                     version=game.version,
@@ -518,17 +524,17 @@ class GameService:
                     reminded=reminded,
                     now=now,
                 )
-                await self.db.append_moves(
-                    record.id, self._entries(game, len(record.game.log)), version=game.version, now=now
+                await tx.games.append_moves(
+                    record.id, log_entries(game, len(record.game.log)), version=game.version, now=now
                 )
                 outbox_id = None
                 if self.outbox:
                     kind: OutboxKind = "turn" if turn_changed or finished else "move"
-                    outbox_id = await self.db.add_outbox(record.id, game.version, kind, now=now)
+                    outbox_id = await tx.delivery.add_outbox(record.id, game.version, kind, now=now)
                 if finished:
                     result = game.result
                     assert result is not None
-                    result_row = await self.db.record_result(
+                    result_row = await tx.ratings.record_result(
                         record.id,
                         guild_id=record.guild_id,
                         players=record.players,
@@ -539,7 +545,7 @@ class GameService:
                         now=now,
                     )
                     for hook in self.result_hooks:
-                        await hook(self.db, new, result_row)
+                        await hook(tx, new, result_row)
         except BaseException:
             # Whether or not the commit reached the disk, the next request reloads it.
             self._cache.pop(record.id)
@@ -561,10 +567,10 @@ class GameService:
         )
 
     async def _read(self, game_id: int) -> LiveGame:
-        row = await self.db.get_game(game_id)
+        row = await self.db.games.get_game(game_id)
         if row is None:
             raise GameNotFound(game_id)
-        return self._record(row)
+        return from_row(row)
 
     def _records(self, rows: Sequence[GameRow]) -> list[LiveGame]:
         """The readable games of ``rows``: one unreadable row (logged) never hides the rest."""
@@ -580,40 +586,7 @@ class GameService:
         cached = self._cache.get(row.id)
         if cached is not None and cached.version >= row.version:
             return cached
-        record = self._record(row)
+        record = from_row(row)
         if record.is_active:
             self._cache.put(row.id, record)
         return record
-
-    @staticmethod
-    def _record(row: GameRow) -> LiveGame:
-        """The record of a stored row; ``GameUnreadable`` if its state cannot be loaded."""
-        try:
-            options = options_from_dict(row.options)
-            game = Game.from_dict(row.state)
-        except Exception as error:
-            # The type only: an engine message about a stored state may name cards.
-            log.error("Game %d: stored state unreadable (%s); skipped", row.id, type(error).__name__)
-            raise GameUnreadable(row.id) from None
-        return LiveGame(
-            id=row.id,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            players=row.players,
-            options=options,
-            seed=row.seed,
-            status=row.status,
-            game=game,
-            version=row.version,
-            board_message_id=row.board_message_id,
-            dm_message_ids=row.dm_message_ids,
-            created_at=row.created_at,
-            updated_at=row.updated_at,
-            turn_started_at=row.turn_started_at,
-            deadline=row.deadline,
-            reminded=row.reminded,
-            match_id=row.match_id,
-            first_player=row.first_player,
-            ai_player=row.ai_player,
-            ai_level=row.ai_level,
-        )

@@ -1,19 +1,30 @@
 """Persistence: the only package that contains SQL.
 
-``Storage`` (``protocol.py``) is the typed API and ``rows.py`` its row types. Every
-query is written once, in ``SqlStorage`` (``queries.py``); ``Database`` runs them on
-SQLite (aiosqlite, the default) and ``PostgresDatabase`` on PostgreSQL (asyncpg).
-``open_database(target)`` picks the backend from the target.
+The queries are in repositories, one per aggregate, each written once for both
+backends against the ``Executor`` protocol (``sql.py``): ``GameStore`` (``games.py``),
+``ChallengeStore`` (``challenges.py``: challenges and matches), ``RatingStore``
+(``ratings.py``: results and ratings), ``PlayerStore`` (``players.py``: players,
+languages, meta) and ``DeliveryStore`` (``delivery.py``: the outbox, DM state). They
+return the row types of ``rows.py``. ``Storage`` (``backend.py``) is a database with
+all of them (``storage.games``, ...); ``Database`` runs it on SQLite (aiosqlite, the
+default) and ``PostgresDatabase`` on PostgreSQL (asyncpg). ``open_database(target)``
+picks the backend from the target.
 """
 
 from __future__ import annotations
 
 import os
 
+from bot.storage.backend import Storage, is_postgres_url
+from bot.storage.challenges import ChallengeStore
 from bot.storage.database import Database, ForeignDatabase, backup
+from bot.storage.delivery import DeliveryStore
 from bot.storage.errors import ConcurrentUpdate, DatabaseInUse, StorageError
+from bot.storage.games import GameStore
+from bot.storage.players import PlayerStore
 from bot.storage.postgres import PostgresDatabase
-from bot.storage.protocol import Storage, is_postgres_url
+from bot.storage.ratings import RatingStore
+from bot.storage.repositories import Repositories
 from bot.storage.rows import (
     UNSET,
     ChallengeRow,
@@ -30,6 +41,7 @@ from bot.storage.rows import (
     Unset,
 )
 from bot.storage.schema import MigrationError, latest_version
+from bot.storage.sql import Executor
 
 
 def open_database(target: str | os.PathLike[str]) -> Storage:
@@ -47,25 +59,33 @@ __all__ = [
     "UNSET",
     "ChallengeRow",
     "ChallengeStatus",
+    "ChallengeStore",
     "ConcurrentUpdate",
     "Database",
     "DatabaseInUse",
+    "DeliveryStore",
+    "Executor",
     "ForeignDatabase",
     "GameRow",
     "GameStatus",
+    "GameStore",
     "LanguageScope",
     "MatchRow",
     "MigrationError",
     "MoveRow",
     "OutboxKind",
     "OutboxRow",
+    "PlayerStore",
     "PostgresDatabase",
     "RatingRow",
+    "RatingStore",
+    "Repositories",
     "ResultRow",
     "Storage",
     "StorageError",
     "Unset",
     "backup",
+    "is_postgres_url",
     "latest_version",
     "open_database",
 ]

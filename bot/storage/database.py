@@ -1,12 +1,12 @@
-"""``Database``: the storage API on SQLite through aiosqlite.
+"""``Database``: the storage on SQLite through aiosqlite.
 
-The queries are ``SqlStorage``'s (``queries.py``); this module connects, migrates and
+The queries are the repositories' (``backend.py``); this module connects, migrates and
 holds transactions, and runs the statements with SQLite's ``?1`` parameters.
 
 One aiosqlite connection serves the whole bot. Access to it is serialized by an
 ``asyncio.Lock`` so that a transaction of one task never sees (or is interleaved with)
 statements of another; ``async with db.transaction():`` holds the lock from ``BEGIN
-IMMEDIATE`` to ``COMMIT``, and the methods called inside it by the same task join it.
+IMMEDIATE`` to ``COMMIT``, and the statements run inside it by the same task join it.
 Outside a transaction each method is atomic on its own.
 
 SQLite runs in WAL mode with ``synchronous=FULL``: a committed move survives a crash of
@@ -30,9 +30,11 @@ from typing import Any, Final
 import aiosqlite
 
 from bot.storage import filelock
+from bot.storage.backend import Storage
 from bot.storage.errors import KeyTaken
-from bot.storage.queries import SqlStorage
+from bot.storage.repositories import Repositories
 from bot.storage.schema import MigrationError, latest_version, migrations
+from bot.storage.sql import Row
 
 log = logging.getLogger(__name__)
 
@@ -109,11 +111,12 @@ async def _run(conn: aiosqlite.Connection, sql: str) -> None:
         await cursor.fetchall()
 
 
-class Database(SqlStorage):
-    """Typed access to the bot's SQLite database. ``path`` may be ``":memory:"``."""
+class Database(Storage):
+    """The bot's SQLite database. ``path`` may be ``":memory:"``."""
 
     def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
-        self.path = os.fspath(path)
+        super().__init__()
+        self._path = os.fspath(path)
         # For the operator's commands (export, check): opens an existing file only, never
         # writes to it, and takes no file lock, so it may run beside the bot that holds
         # the database and leaves nothing beside a file the bot does not own.
@@ -124,6 +127,10 @@ class Database(SqlStorage):
         self._file_lock: str | None = None  # one process per database file (filelock.py)
 
     # -- lifecycle -------------------------------------------------------------------
+
+    @property
+    def path(self) -> str:
+        return self._path
 
     @property
     def is_open(self) -> bool:
@@ -176,17 +183,10 @@ class Database(SqlStorage):
             filelock.release(self._file_lock)
             self._file_lock = None
 
-    async def __aenter__(self) -> Database:
-        await self.connect()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
     # -- migrations ------------------------------------------------------------------
 
     async def schema_version(self) -> int:
-        row = await self._one("PRAGMA user_version")
+        row = await self.one("PRAGMA user_version")
         assert row is not None
         return int(row[0])
 
@@ -226,24 +226,24 @@ class Database(SqlStorage):
             raise RuntimeError("the database is not open; call connect() first")
         return self._conn
 
-    def _in_transaction(self) -> bool:
+    def in_transaction(self) -> bool:
         return self._tx_owner is not None and self._tx_owner is asyncio.current_task()
 
     @asynccontextmanager
     async def _access(self) -> AsyncIterator[aiosqlite.Connection]:
-        if self._in_transaction():
+        if self.in_transaction():
             yield self._connection()
         else:
             async with self._lock:
                 yield self._connection()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Database]:
-        """``async with db.transaction():`` everything inside commits together or not at all.
-
-        Database methods awaited inside, by the same task, are part of it. Not reentrant.
+    async def transaction(self) -> AsyncIterator[Repositories]:
+        """``async with db.transaction() as tx:`` everything inside commits together or
+        not at all. Statements the same task runs inside it are part of it, through
+        ``tx`` or ``db``. Not reentrant.
         """
-        if self._in_transaction():
+        if self.in_transaction():
             raise RuntimeError("transactions do not nest")
         async with self._lock:
             conn = self._connection()
@@ -262,11 +262,11 @@ class Database(SqlStorage):
                         await _run(conn, "ROLLBACK")
                 raise
 
-    async def _execute(self, sql: str, *params: object) -> int:
+    async def execute(self, sql: str, *params: object) -> int:
         async with self._access() as conn, conn.execute(_sqlite(sql), params) as cursor:
             return cursor.rowcount
 
-    async def _executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
         try:
             async with self._access() as conn, conn.executemany(_sqlite(sql), rows):
                 pass
@@ -275,7 +275,7 @@ class Database(SqlStorage):
                 raise KeyTaken(str(error)) from error
             raise  # another constraint: e.g. a foreign key to no row
 
-    async def _all(self, sql: str, *params: object) -> list[sqlite3.Row]:
+    async def all(self, sql: str, *params: object) -> list[Row]:
         # One trip to aiosqlite's thread for the statement and its rows (the cursor
         # closed there too), not three.
         async with self._access() as conn:
@@ -287,5 +287,5 @@ _PARAMETER: Final = re.compile(r"\$(\d+)")
 
 @lru_cache(maxsize=512)
 def _sqlite(sql: str) -> str:
-    """A statement of ``queries.py`` in SQLite's parameter style: ``$1`` is ``?1``."""
+    """A statement of the repositories in SQLite's parameter style: ``$1`` is ``?1``."""
     return _PARAMETER.sub(r"?\1", sql)

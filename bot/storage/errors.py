@@ -19,4 +19,4 @@ class ConcurrentUpdate(RuntimeError):
 
 class KeyTaken(Exception):
     """An insert met a row with the same primary or unique key. Backends raise it from
-    ``_executemany`` in place of their driver's own error, for the queries to interpret."""
+    ``executemany`` in place of their driver's own error, for the repositories to interpret."""

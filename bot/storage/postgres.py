@@ -1,22 +1,23 @@
-"""``PostgresDatabase``: the storage API on PostgreSQL through asyncpg.
+"""``PostgresDatabase``: the storage on PostgreSQL through asyncpg.
 
 Several bot processes may share one PostgreSQL database. Each holds a connection pool;
 a statement outside a transaction borrows a connection for itself, and ``async with
-db.transaction():`` holds one connection from ``BEGIN`` to ``COMMIT``: every method the
-same task awaits inside it runs on that connection. Other tasks (and other processes)
+db.transaction():`` holds one connection from ``BEGIN`` to ``COMMIT``: every statement
+the same task runs inside it runs on that connection. Other tasks (and other processes)
 meanwhile use their own connections, so transactions of different games run at once.
 
 The isolation level is PostgreSQL's default, READ COMMITTED. Correctness across
 processes comes from row-level conditions, not from a lock around the database:
 
-- ``save_game_state`` updates ``WHERE id = $1 AND version = $2``. A concurrent writer of
+- ``games.save_game_state`` updates ``WHERE id = $1 AND version = $2``. A concurrent writer of
   the same row waits for the first to commit, then finds the version changed and updates
   nothing: ``ConcurrentUpdate``.
-- ``append_moves`` runs after it in a move's transaction; a second writer of the same
+- ``games.append_moves`` runs after it in a move's transaction; a second writer of the same
   log position (one that did not go through ``save_game_state``) fails on the primary
   key (game_id, seq). That also means another writer got there first, so it is reported
   as ``ConcurrentUpdate`` too (the SQLite backend does the same).
-- ``resolve_challenge``, ``mark_reminded`` and ``take_dm_tip`` are conditional updates
+- ``challenges.resolve_challenge``, ``games.mark_reminded``, ``delivery.take_dm_tip``
+  and ``delivery.claim_outbox`` are conditional updates
   whose row count says which caller won.
 
 Migrations take a transaction-scoped advisory lock, so processes starting together
@@ -41,9 +42,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from bot.storage.backend import Storage
 from bot.storage.errors import KeyTaken, StorageError
-from bot.storage.queries import SqlStorage
+from bot.storage.repositories import Repositories
 from bot.storage.schema import MigrationError, latest_version, migrations
+from bot.storage.sql import Row
 
 log = logging.getLogger(__name__)
 
@@ -75,15 +78,17 @@ def redact(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
 
 
-class PostgresDatabase(SqlStorage):
-    """Typed access to the bot's PostgreSQL database at ``url`` (``postgresql://...``)."""
+class PostgresDatabase(Storage):
+    """The bot's PostgreSQL database at ``url`` (``postgresql://...``)."""
 
     def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
+        super().__init__()
         self.url = url
         self._pool_size = pool_size
         self._pool: asyncpg.Pool[Record] | None = None
         # The connection each task's open transaction runs on.
         self._tx: dict[asyncio.Task[Any], Connection] = {}
+        self._closing = asyncio.Lock()
 
     @property
     def path(self) -> str:
@@ -112,19 +117,14 @@ class PostgresDatabase(SqlStorage):
         log.info("Database %s opened", self.path)
 
     async def close(self) -> None:
-        """Close the pool after the transactions in progress have finished."""
-        if self._pool is None:
-            return
-        pool, self._pool = self._pool, None
-        await pool.close()
-        log.info("Database %s closed", self.path)
-
-    async def __aenter__(self) -> PostgresDatabase:
-        await self.connect()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
+        """Close the pool after the transactions in progress have finished. A second
+        call waits for a close in progress (the bot's shutdown closes twice)."""
+        async with self._closing:
+            if self._pool is None:
+                return
+            pool, self._pool = self._pool, None
+            await pool.close()
+            log.info("Database %s closed", self.path)
 
     # -- migrations ------------------------------------------------------------------
 
@@ -184,10 +184,10 @@ class PostgresDatabase(SqlStorage):
                 yield pooled
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[PostgresDatabase]:
-        """``async with db.transaction():`` everything inside commits together or not at all.
-
-        Database methods awaited inside, by the same task, are part of it. Not reentrant.
+    async def transaction(self) -> AsyncIterator[Repositories]:
+        """``async with db.transaction() as tx:`` everything inside commits together or
+        not at all. Statements the same task runs inside it are part of it, through
+        ``tx`` or ``db``. Not reentrant.
         """
         task = asyncio.current_task()
         assert task is not None, "transaction() needs a running task"
@@ -200,34 +200,43 @@ class PostgresDatabase(SqlStorage):
             finally:
                 del self._tx[task]
 
-    def _in_transaction(self) -> bool:
+    def in_transaction(self) -> bool:
         return self._own_connection() is not None
 
-    async def _execute(self, sql: str, *params: object) -> int:
+    async def execute(self, sql: str, *params: object) -> int:
         """Run one statement; returns the number of rows it changed."""
         async with self._access() as conn:
             status = await conn.execute(sql, *params)
         return _row_count(status)
 
-    async def _all(self, sql: str, *params: object) -> list[Record]:
+    async def all(self, sql: str, *params: object) -> list[Row]:
         async with self._access() as conn:
             return list(await conn.fetch(sql, *params))
 
-    async def _one(self, sql: str, *params: object) -> Record | None:
+    async def one(self, sql: str, *params: object) -> Row | None:
         async with self._access() as conn:
             row: Record | None = await conn.fetchrow(sql, *params)
             return row
 
-    async def _value(self, sql: str, *params: object) -> Any:
+    async def value(self, sql: str, *params: object) -> Any:
         async with self._access() as conn:
             return await conn.fetchval(sql, *params)
 
-    async def _executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
         try:
             async with self._access() as conn:
                 await conn.executemany(sql, rows)
         except asyncpg.UniqueViolationError as error:
             raise KeyTaken(str(error)) from error
+
+    async def copy_rows(
+        self, table: str, columns: Sequence[str], records: Sequence[Sequence[object]]
+    ) -> None:
+        """Insert ``records`` (values of ``columns``) into ``table`` as they are, with
+        PostgreSQL's binary COPY (the values must be of the columns' Python types)."""
+        if records:
+            async with self._access() as conn:
+                await conn.copy_records_to_table(table, records=records, columns=list(columns))
 
 
 _COUNT = re.compile(r"(\d+)$")

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bot.storage.backend import quote
 from bot.storage.database import Database
 from bot.storage.errors import StorageError
 from bot.storage.postgres import PostgresDatabase
@@ -34,10 +35,6 @@ _CONVERT: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
 async def sqlite_to_postgres(source: str | os.PathLike[str], target: str) -> dict[str, int]:
     """Copy the SQLite database ``source`` into the empty PostgreSQL database ``target``
     (a URL); returns the number of rows copied per table."""
@@ -49,27 +46,27 @@ async def sqlite_to_postgres(source: str | os.PathLike[str], target: str) -> dic
 
         names = [
             row["name"]
-            for row in await sqlite._all(
+            for row in await sqlite.all(
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
             )
         ]
         order = graphlib.TopologicalSorter[str]()
         for name in names:
-            references = await sqlite._all(f"PRAGMA foreign_key_list({_quote(name)})")
+            references = await sqlite.all(f"PRAGMA foreign_key_list({quote(name)})")
             order.add(name, *(row["table"] for row in references if row["table"] != name))
         tables = list(order.static_order())
 
         issued: dict[str, int] = {}  # what AUTOINCREMENT handed out, deleted rows included
-        if await sqlite._one("SELECT name FROM sqlite_master WHERE name = 'sqlite_sequence'"):
-            sequences = await sqlite._all("SELECT name, seq FROM sqlite_sequence")
+        if await sqlite.one("SELECT name FROM sqlite_master WHERE name = 'sqlite_sequence'"):
+            sequences = await sqlite.all("SELECT name, seq FROM sqlite_sequence")
             issued = {row["name"]: int(row["seq"]) for row in sequences}
 
         counts: dict[str, int] = {}
+        # Every statement this task runs until the end of the block is part of the one
+        # transaction (the backend's contract): all of it or nothing.
         async with postgres.transaction():
-            conn = postgres._own_connection()
-            assert conn is not None
             columns: dict[str, list[tuple[str, str]]] = {}
-            for row in await conn.fetch(
+            for row in await postgres.all(
                 "SELECT table_name, column_name, data_type FROM information_schema.columns"
                 " WHERE table_schema = 'public' AND table_name <> 'schema_version'"
                 " ORDER BY table_name, ordinal_position"
@@ -81,38 +78,34 @@ async def sqlite_to_postgres(source: str | os.PathLike[str], target: str) -> dic
                     f"PostgreSQL {sorted(columns)}"
                 )
             for table in tables:
-                if await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {_quote(table)})"):
+                if await postgres.value(f"SELECT EXISTS (SELECT 1 FROM {quote(table)})"):
                     raise StorageError(
                         f"the PostgreSQL database {postgres.path} is not empty (table {table} has rows);"
                         " migrate into a new, empty database"
                     )
             for table in tables:
                 names_and_types = columns[table]
-                selected = ", ".join(_quote(name) for name, _ in names_and_types)
-                rows = await sqlite._all(f"SELECT {selected} FROM {_quote(table)}")
+                column_names = [name for name, _ in names_and_types]
                 converters = [_CONVERT[data_type] for _, data_type in names_and_types]
                 records = [
                     tuple(
                         None if value is None else convert(value)
                         for value, convert in zip(row, converters, strict=True)
                     )
-                    for row in rows
+                    for row in await sqlite.rows(table, column_names)
                 ]
-                if records:
-                    await conn.copy_records_to_table(
-                        table, records=records, columns=[name for name, _ in names_and_types]
-                    )
+                await postgres.copy_rows(table, column_names, records)
                 counts[table] = len(records)
 
-            for row in await conn.fetch(
+            for row in await postgres.all(
                 "SELECT table_name, column_name FROM information_schema.columns"
                 " WHERE table_schema = 'public' AND is_identity = 'YES'"
             ):
                 table, column = row["table_name"], row["column_name"]
-                highest = await conn.fetchval(f"SELECT max({_quote(column)}) FROM {_quote(table)}")
+                highest = await postgres.value(f"SELECT max({quote(column)}) FROM {quote(table)}")
                 last = max(int(highest or 0), issued.get(table, 0))
                 # The next id is last + 1; an empty table starts at 1.
-                await conn.execute(
+                await postgres.execute(
                     "SELECT setval(pg_get_serial_sequence($1, $2), $3, $4)",
                     table,
                     column,
@@ -121,7 +114,7 @@ async def sqlite_to_postgres(source: str | os.PathLike[str], target: str) -> dic
                 )
 
             for table in tables:
-                copied = await conn.fetchval(f"SELECT count(*) FROM {_quote(table)}")
+                copied = await postgres.value(f"SELECT count(*) FROM {quote(table)}")
                 if copied != counts[table]:
                     raise StorageError(f"table {table}: {counts[table]} rows read, {copied} in PostgreSQL")
         return counts

@@ -41,7 +41,7 @@ async def play(service: GameService, game_id: int, rng: random.Random) -> None:
                     return
             version, game, players = record.version, record.game, record.players
         else:
-            row = await service.db.get_game(game_id)  # a control made elsewhere, just now
+            row = await service.db.games.get_game(game_id)  # a control made elsewhere, just now
             assert row is not None
             if row.status != "active":
                 return

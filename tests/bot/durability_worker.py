@@ -68,7 +68,7 @@ async def main(path: str, games: int, seed: int) -> None:
         await db.migrate()
         service = GameService(db)
         slots: dict[int, int] = {}
-        for row in await db.all_active_games():
+        for row in await db.games.all_active_games():
             slots.setdefault(row.channel_id - 100 if row.channel_id else 0, row.id)
         for slot in range(games):
             if slot not in slots:

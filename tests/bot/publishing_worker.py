@@ -164,16 +164,16 @@ class Bot:
     def __init__(self, db: Storage, clock: Callable[[], float]) -> None:
         self.settings = SETTINGS
         self.service = ReportingService(db, clock=clock, turn_timeout=SETTINGS.turn_timeout, outbox=True)
-        self.matches = MatchService(db, self.service)
+        self.matches = MatchService(db.challenges, self.service)
         install_stats(self.service, self.matches)
-        self.delivery = ReportingDelivery(db, clock=clock)
-        self.languages = Languages(db, clock=clock)
+        self.delivery = ReportingDelivery(db.delivery, clock=clock)
+        self.languages = Languages(db.players, clock=clock)
         self.opponent = NoOpponent()
         self.challenges = NoChallenges()
 
 
 async def active_game(service: GameService, slot: int) -> int | None:
-    for row in await service.db.all_active_games():
+    for row in await service.db.games.all_active_games():
         if row.channel_id == 100 + slot:
             return row.id
     return None

@@ -113,7 +113,7 @@ async def test_clearing_dev_guild_removes_its_commands(tmp_path: Path) -> None:
                 f"/applications/{prod.application_id}/guilds/4242/commands",
                 f"/applications/{prod.application_id}/commands",
             ]
-            assert await prod.db.meta_keys("command_sync:") == ["command_sync:global"]
+            assert await prod.db.players.meta_keys("command_sync:") == ["command_sync:global"]
             # The next start has nothing left to clear: no request at all.
             before = len(command_syncs(env))
             assert not await prod.sync_commands()
@@ -131,7 +131,7 @@ async def test_a_dev_guild_the_bot_left_is_logged_and_forgotten(
     add_command(bot, "ping")
     try:
         async with simcord.run(bot):
-            await bot.db.set_meta("command_sync:777", "fingerprint")  # an earlier DEV_GUILD_ID
+            await bot.db.players.set_meta("command_sync:777", "fingerprint")  # an earlier DEV_GUILD_ID
 
             async def refuse(guild: discord.abc.Snowflake | None = None) -> list:
                 raise discord.Forbidden(FakeResponse(403), "Missing Access")
@@ -140,7 +140,7 @@ async def test_a_dev_guild_the_bot_left_is_logged_and_forgotten(
             with caplog.at_level(logging.WARNING, logger="bot.app"):
                 assert not await bot.clear_guild_commands(777, missing_ok=True)
             assert "clear-guild-commands 777" in caplog.text
-            assert await bot.db.meta_keys("command_sync:777") == []
+            assert await bot.db.players.meta_keys("command_sync:777") == []
             with pytest.raises(discord.Forbidden):
                 await bot.clear_guild_commands(777)
     finally:

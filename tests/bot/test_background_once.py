@@ -54,7 +54,7 @@ async def _games(service: GameService) -> list[int]:
 
 async def _break(db: PostgresDatabase, service: GameService, game_id: int) -> None:
     record = await service.get(game_id)
-    await db.save_game_state(
+    await db.games.save_game_state(
         game_id,
         expected_version=record.version,
         version=record.version,
@@ -85,7 +85,7 @@ async def test_each_overdue_game_is_forfeited_once(
     forfeited = [outcome.game.id for outcome in first + second]
     # Only the process whose commit won has an outcome to publish, one per game.
     assert sorted(forfeited) == sorted(set(ids) - {broken})
-    results = await pools[1].recent_results(limit=100)
+    results = await pools[1].ratings.recent_results(limit=100)
     assert sorted(r.game_id for r in results) == sorted(forfeited)
     assert all(r.reason == "timeout" for r in results)
     assert any(f"Game {broken}: stored state unreadable" in r.getMessage() for r in caplog.records)
@@ -117,7 +117,9 @@ async def test_each_challenge_expires_once(pools: list[PostgresDatabase]) -> Non
     lobbies = []
     for db in pools:
         games = GameService(db, clock=clock)
-        lobbies.append(ChallengeService(db, games, MatchService(db, games), clock=clock, timeout=60))
+        lobbies.append(
+            ChallengeService(db, games, MatchService(db.challenges, games), clock=clock, timeout=60)
+        )
     made = [
         await lobbies[0].create(
             guild_id=1,

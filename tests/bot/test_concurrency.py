@@ -54,9 +54,9 @@ async def test_identical_moves_apply_once(db_target: str, with_version: bool) ->
         # it is not your turn any more. Nothing else gets through.
         expected = StaleControl if with_version else IllegalMove
         assert all(isinstance(error, expected) for error in refused), refused
-        moves = await db.moves(record.id)
+        moves = await db.games.moves(record.id)
         assert [m.move for m in moves] == [str(move), "draw clan"]
-        row = await db.get_game(record.id)
+        row = await db.games.get_game(record.id)
         assert row is not None and row.version == 2
         assert (await service.get(record.id)).game.to_dict() == row.state
 
@@ -72,7 +72,7 @@ async def test_a_second_service_sees_the_same_database(db_target: str) -> None:
         move = next(m for m in record.game.legal_moves() if isinstance(m, PlayCard))
         applied, refused = await _race(service, record.id, BOB, move, 0)
         assert len(applied) == 1 and all(isinstance(e, StaleControl) for e in refused)
-        assert len(await db.moves(record.id)) == 2
+        assert len(await db.games.moves(record.id)) == 2
 
 
 async def test_games_do_not_wait_for_each_other(db_target: str) -> None:
@@ -136,8 +136,8 @@ async def test_services_on_separate_pools_apply_once(postgres_database: str, wit
         # within one service, never a ConcurrentUpdate.
         assert all(isinstance(e, StaleControl | IllegalMove) for e in refused), refused
         assert not any(isinstance(e, ConcurrentUpdate) for e in refused), refused
-        assert [m.move for m in await databases[1].moves(record.id)] == [str(move), "draw clan"]
-        row = await databases[2].get_game(record.id)
+        assert [m.move for m in await databases[1].games.moves(record.id)] == [str(move), "draw clan"]
+        row = await databases[2].games.get_game(record.id)
         assert row is not None and row.version == 2
         # A service that lost the race reloads and carries on from the winner's state.
         for service in services:
@@ -205,4 +205,4 @@ async def test_processes_apply_the_same_move_once(postgres_database: str) -> Non
         # The others lost in the database (or, if they were slower, saw the new version):
         # either way the ordinary "moved on" refusal.
         assert all(a == "refused StaleControl" for a in sorted(answers)[1:]), answers
-        assert [m.move for m in await db.moves(record.id)] == [str(move), "draw clan"]
+        assert [m.move for m in await db.games.moves(record.id)] == [str(move), "draw clan"]

@@ -114,7 +114,7 @@ async def check(target: str, reported: dict[int, int]) -> int:
         assert set(reported) <= set(ids)
         for game_id in ids:
             record = await service.get(game_id)
-            moves = await db.moves(game_id)
+            moves = await db.games.moves(game_id)
             assert [m.seq for m in moves] == list(range(1, len(moves) + 1))
             assert record.version == len(moves) == record.game.version
             assert record.version >= reported.get(game_id, 0), f"game {game_id} lost committed moves"
@@ -126,7 +126,7 @@ async def check(target: str, reported: dict[int, int]) -> int:
             )
             assert replayed.to_dict() == record.game.to_dict()
             assert record.is_active == (not record.game.is_over)
-            assert (await db.get_result(game_id) is not None) == record.game.is_over
+            assert (await db.ratings.get_result(game_id) is not None) == record.game.is_over
             total += len(moves)
     return total
 
@@ -262,8 +262,8 @@ async def test_sigkill_one_of_two_bot_processes(postgres_database: str) -> None:
     async with open_database(postgres_database) as db:
         timeouts = set()
         for game_id in await game_ids(postgres_database):
-            moves = [m.move for m in await db.moves(game_id)]
-            result = await db.get_result(game_id)
+            moves = [m.move for m in await db.games.moves(game_id)]
+            result = await db.ratings.get_result(game_id)
             assert result is not None
             if result.reason == "timeout":
                 timeouts.add(game_id)

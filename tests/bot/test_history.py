@@ -50,7 +50,7 @@ async def test_history_is_newest_first_paged_with_rating_changes(db: Database, s
     practice = await finish(
         service, clock, (ALICE, ROBOT), guild_id=None, seed=5, ai_player=1, ai_level="easy"
     )
-    history = History(db)
+    history = History(db.games, db.ratings)
     first = await history.page(ALICE, 0, size=10)
     assert first is not None
     assert (first.page, first.pages, first.total) == (0, 2, 13)
@@ -75,7 +75,7 @@ async def test_history_is_newest_first_paged_with_rating_changes(db: Database, s
 
 
 async def test_a_game_record_only_once_it_is_over(db: Database, service, clock) -> None:
-    history = History(db)
+    history = History(db.games, db.ratings)
     running = await service.create_game(
         guild_id=GUILD, channel_id=1, players=(ALICE, BOB), options=GameOptions(), seed=2
     )
@@ -103,7 +103,7 @@ async def test_guild_games_are_that_servers_finished_games(db: Database, service
     here = [await finish(service, clock, (ALICE, BOB), seed=s) for s in (1, 2)]
     await finish(service, clock, (ALICE, CAROL), guild_id=OTHER_GUILD, seed=3)
     await service.create_game(guild_id=GUILD, channel_id=1, players=(BOB, CAROL), options=GameOptions())
-    found = [game async for game in History(db).guild_games(GUILD)]
+    found = [game async for game in History(db.games, db.ratings).guild_games(GUILD)]
     assert [g.id for g in found] == here
 
 

@@ -47,7 +47,7 @@ async def test_games_evicted_from_the_cache_are_read_again_and_move_on() -> None
                 )
                 assert outcome.game.version > record.version
         for game_id in ids:
-            stored = await db.get_game(game_id)
+            stored = await db.games.get_game(game_id)
             assert stored is not None and stored.version == (await service.get(game_id)).version
     finally:
         await db.close()

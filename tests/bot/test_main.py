@@ -232,8 +232,8 @@ def test_clear_guild_commands_command(tmp_path: Path, monkeypatch: pytest.Monkey
     async def earlier_dev_guild() -> None:
         async with Database(db_path) as db:
             await db.migrate()
-            await db.set_meta("command_sync:4242", "fingerprint")
-            await db.set_meta("command_sync:global", "fingerprint")
+            await db.players.set_meta("command_sync:4242", "fingerprint")
+            await db.players.set_meta("command_sync:global", "fingerprint")
 
     asyncio.run(earlier_dev_guild())
     synced: list[tuple[int | None, list[str]]] = []
@@ -284,10 +284,10 @@ async def test_backup_while_the_database_is_open_in_wal_mode(tmp_path: Path) -> 
     copy.parent.mkdir()
     async with Database(db_path) as db:
         await db.migrate()
-        await db.set_meta("committed", "yes")
+        await db.players.set_meta("committed", "yes")
         # The row is committed but still only in the -wal file: a plain copy of the
         # database file alone would miss it.
-        assert (await db._one("PRAGMA journal_mode"))[0] == "wal"  # type: ignore[index]
+        assert (await db.one("PRAGMA journal_mode"))[0] == "wal"  # type: ignore[index]
         assert Path(f"{db_path}-wal").stat().st_size > 0
         proc = await asyncio.to_thread(
             subprocess.run,
@@ -300,7 +300,7 @@ async def test_backup_while_the_database_is_open_in_wal_mode(tmp_path: Path) -> 
         )
         assert proc.returncode == 0, proc.stderr
         assert f"Backed up {db_path} to {copy}." in proc.stdout
-        await db.set_meta("later", "not in the backup")
+        await db.players.set_meta("later", "not in the backup")
     assert not Path(f"{copy}-wal").exists()  # a single, self-contained file
     with sqlite3.connect(copy) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -310,7 +310,7 @@ async def test_backup_while_the_database_is_open_in_wal_mode(tmp_path: Path) -> 
     conn.close()
     async with Database(copy) as restored:  # the bot opens a backup as its own database
         assert await restored.migrate() == latest_version()
-        assert await restored.get_meta("committed") == "yes"
+        assert await restored.players.get_meta("committed") == "yes"
 
 
 def test_backup_never_overwrites_and_needs_a_database(tmp_path: Path) -> None:

@@ -57,7 +57,7 @@ async def fill(path: Path) -> dict[str, Any]:
             assert record.current_user is not None
             await service.apply(active.id, record.current_user, rng.choice(record.game.legal_moves()))
         await service.set_message_ids(active.id, board_message_id=111, dm_message_ids={0: 222})
-        match = await db.insert_match(
+        match = await db.challenges.insert_match(
             guild_id=1, channel_id=4, players=(BOB, CAROL), options=GameOptions().to_dict(), target=12, now=5
         )
         match_game = await service.create_game(
@@ -65,7 +65,7 @@ async def fill(path: Path) -> dict[str, Any]:
         )
         assert await play_randomly(service, match_game, rng) is not None  # scores the match, starts game 2
         for n in range(3):
-            await db.create_challenge(
+            await db.challenges.create_challenge(
                 guild_id=1,
                 channel_id=5,
                 challenger_id=ALICE,
@@ -74,17 +74,17 @@ async def fill(path: Path) -> dict[str, Any]:
                 now=1,
                 expires_at=9,
             )
-        await db._execute("DELETE FROM challenges WHERE id = 3")  # SQLite never hands out 3 again
-        await db.save_rating(RatingRow("guild:1", CAROL, 1490.5, 1, 0, 1, 0, 7.25))
-        await db.set_dm_closed(BOB, True, now=8)
-        await db.queue_dm_tip(active.id, BOB, now=8)
-        await db.set_language("user", ALICE, chosen="de", discord="fr", now=8)
-        await db.set_language("guild", 1, discord="de", now=8)
-        await db.set_ping_message_id(active.id, 333)
-        await db.set_meta("command_sync:global", "abc")
+        await db.execute("DELETE FROM challenges WHERE id = 3")  # SQLite never hands out 3 again
+        await db.ratings.save_rating(RatingRow("guild:1", CAROL, 1490.5, 1, 0, 1, 0, 7.25))
+        await db.delivery.set_dm_closed(BOB, True, now=8)
+        await db.delivery.queue_dm_tip(active.id, BOB, now=8)
+        await db.players.set_language("user", ALICE, chosen="de", discord="fr", now=8)
+        await db.players.set_language("guild", 1, discord="de", now=8)
+        await db.delivery.set_ping_message_id(active.id, 333)
+        await db.players.set_meta("command_sync:global", "abc")
         # A publication a crash left pending: the new database's bot publishes it.
-        await db.add_outbox(active.id, (await service.get(active.id)).version, "turn", now=9)
-        actives = [row.id for row in await db.all_active_games()]
+        await db.delivery.add_outbox(active.id, (await service.get(active.id)).version, "turn", now=9)
+        actives = [row.id for row in await db.games.all_active_games()]
     return {"active": active.id, "actives": actives, "match": match.id}
 
 
@@ -123,7 +123,7 @@ def test_migrate_to_postgres_copies_everything_and_the_bot_carries_on(
         async with PostgresDatabase(postgres_database) as db:
             service = GameService(db, clock=FakeClock(), turn_timeout=3600)
             install(service)
-            assert [row.id for row in await db.all_active_games()] == facts["actives"]
+            assert [row.id for row in await db.games.all_active_games()] == facts["actives"]
             async with Database(path) as old:
                 for game_id in facts["actives"]:
                     before = await GameService(old).get(game_id)
@@ -138,13 +138,13 @@ def test_migrate_to_postgres_copies_everything_and_the_bot_carries_on(
             assert record.board_message_id == 111 and record.current_user is not None
             outcome = await service.apply(record.id, record.current_user, record.game.legal_moves()[0])
             assert outcome.game.version > record.version
-            assert len(await db.moves(record.id)) == outcome.game.version
+            assert len(await db.games.moves(record.id)) == outcome.game.version
             # New rows get new ids: after the highest SQLite ever handed out.
             new = await service.create_game(
                 guild_id=1, channel_id=9, players=(ALICE, BOB), options=GameOptions(), seed=8
             )
             assert new.id == max(facts["actives"]) + 1
-            challenge = await db.create_challenge(
+            challenge = await db.challenges.create_challenge(
                 guild_id=1,
                 channel_id=5,
                 challenger_id=ALICE,
@@ -154,7 +154,7 @@ def test_migrate_to_postgres_copies_everything_and_the_bot_carries_on(
                 expires_at=9,
             )
             assert challenge.id == 4
-            match = await db.insert_match(
+            match = await db.challenges.insert_match(
                 guild_id=None, channel_id=None, players=(ALICE, CAROL), options={}, target=5, now=1
             )
             assert match.id == facts["match"] + 1

@@ -22,7 +22,7 @@ async def _game_and_move(db: Storage, clock: FakeClock, *, outbox: bool = True):
         guild_id=1, channel_id=2, players=(ALICE, BOB), options=GameOptions(), seed=5, first_player=0
     )
     if outbox:  # the game's first publication, made as the table makes it
-        delivery = Delivery(db, clock=clock)
+        delivery = Delivery(db.delivery, clock=clock)
         entry = await delivery.claim_start(record.id, record.version)
         assert entry is not None
         await delivery.done(entry)
@@ -37,7 +37,7 @@ async def test_a_new_game_records_its_first_publication(db: Storage, clock: Fake
         guild_id=1, channel_id=2, players=(ALICE, BOB), options=GameOptions(), seed=5, first_player=0
     )
     clock.now += RECOVERY_GRACE
-    publishers = [Delivery(db, clock=clock) for _ in range(3)]
+    publishers = [Delivery(db.delivery, clock=clock) for _ in range(3)]
     pending = await publishers[0].pending()
     assert [(e.game_id, e.version, e.kind) for e in pending] == [(record.id, record.version, "turn")]
     claims = await asyncio.gather(*(p.claim_start(record.id, record.version) for p in publishers))
@@ -49,17 +49,19 @@ async def test_a_new_game_records_its_first_publication(db: Storage, clock: Fake
 async def test_a_game_whose_creation_rolls_back_owes_nothing(db: Storage, clock: FakeClock) -> None:
     service = GameService(db, clock=clock, outbox=True)
     with pytest.raises(RuntimeError):
-        async with db.transaction():
-            await service.insert_game(guild_id=1, channel_id=2, players=(ALICE, BOB), options=GameOptions())
+        async with db.transaction() as tx:
+            await service.insert_game(
+                tx, guild_id=1, channel_id=2, players=(ALICE, BOB), options=GameOptions()
+            )
             raise RuntimeError("the challenge was answered meanwhile")
     clock.now += RECOVERY_GRACE
-    assert await Delivery(db, clock=clock).pending() == []
+    assert await Delivery(db.delivery, clock=clock).pending() == []
 
 
 async def test_a_commit_records_its_publication(db: Storage, clock: FakeClock) -> None:
     _, outcome = await _game_and_move(db, clock)
     clock.now += RECOVERY_GRACE
-    pending = await Delivery(db, clock=clock).pending()
+    pending = await Delivery(db.delivery, clock=clock).pending()
     assert [(e.id, e.game_id, e.version, e.kind) for e in pending] == [
         (outcome.outbox_id, outcome.game.id, outcome.game.version, "turn")
     ]
@@ -68,7 +70,7 @@ async def test_a_commit_records_its_publication(db: Storage, clock: FakeClock) -
 async def test_without_a_publisher_nothing_is_recorded(db: Storage, clock: FakeClock) -> None:
     _, outcome = await _game_and_move(db, clock, outbox=False)
     clock.now += RECOVERY_GRACE
-    assert outcome.outbox_id is None and await Delivery(db, clock=clock).pending() == []
+    assert outcome.outbox_id is None and await Delivery(db.delivery, clock=clock).pending() == []
 
 
 async def test_a_publication_is_claimed_once_and_retaken_after_its_lease(
@@ -76,7 +78,7 @@ async def test_a_publication_is_claimed_once_and_retaken_after_its_lease(
 ) -> None:
     _, outcome = await _game_and_move(db, clock)
     assert outcome.outbox_id is not None
-    publishers = [Delivery(db, clock=clock) for _ in range(4)]
+    publishers = [Delivery(db.delivery, clock=clock) for _ in range(4)]
     claims = await asyncio.gather(*(p.claim(outcome.outbox_id) for p in publishers))
     assert sorted(claims) == [False, False, False, True]
     clock.now += RECOVERY_GRACE
@@ -98,7 +100,7 @@ async def test_a_failed_commit_leaves_no_publication(db: Storage, clock: FakeClo
     with pytest.raises(GameFinished):
         await other.forfeit(record.id, 1, expected_version=record.version)
     clock.now += RECOVERY_GRACE
-    kinds = [e.kind for e in await Delivery(db, clock=clock).pending()]
+    kinds = [e.kind for e in await Delivery(db.delivery, clock=clock).pending()]
     assert kinds == ["turn", "turn"]  # the move's and the resignation's, not the forfeit's
 
 
@@ -110,5 +112,5 @@ async def test_a_claimed_reminder_is_in_the_outbox(db: Storage, clock: FakeClock
     assert [c for c, _ in claims].count(True) == 1
     entry = next(e for c, e in claims if c)
     clock.now += RECOVERY_GRACE
-    reminders = [e for e in await Delivery(db, clock=clock).pending() if e.kind == "reminder"]
+    reminders = [e for e in await Delivery(db.delivery, clock=clock).pending() if e.kind == "reminder"]
     assert [e.id for e in reminders] == [entry]

@@ -85,7 +85,7 @@ async def test_two_processes_play_the_same_games_each_move_once(postgres_databas
         assert stale > 0, "no request ever lost a race: the test proves nothing"
 
         for game_id in ids:
-            row = await db.get_game(game_id)
+            row = await db.games.get_game(game_id)
             assert row is not None and row.status == "finished"
             steps = sorted(applied[game_id])
             # Each version was moved from exactly once, by one process or the other, and
@@ -94,7 +94,7 @@ async def test_two_processes_play_the_same_games_each_move_once(postgres_databas
             assert len(befores) == len(set(befores)), f"game {game_id}: a version moved twice"
             assert steps[0][0] == 0 and steps[-1][1] == row.version
             assert all(a[1] == b[0] for a, b in itertools.pairwise(steps))
-            moves = await db.moves(game_id)
+            moves = await db.games.moves(game_id)
             assert [m.seq for m in moves] == list(range(1, row.version + 1))
             replayed = Game.replay(
                 row.seed,
@@ -103,4 +103,4 @@ async def test_two_processes_play_the_same_games_each_move_once(postgres_databas
                 first_player=row.first_player,
             )
             assert replayed.to_dict() == row.state
-        assert len(await db.recent_results(limit=100)) == GAMES  # one result per game
+        assert len(await db.ratings.recent_results(limit=100)) == GAMES  # one result per game

@@ -48,7 +48,7 @@ async def _game(service: GameService, guild_id: int | None = GUILD, players=(ALI
 
 
 async def _rating(db: Database, scope: str, user_id: int) -> RatingRow:
-    row = await db.get_rating(scope, user_id)
+    row = await db.ratings.get_rating(scope, user_id)
     assert row is not None
     return row
 
@@ -63,7 +63,7 @@ async def test_resign_and_timeout_are_losses_rated_in_server_and_global(
         bob, alice = await _rating(db, scope, BOB), await _rating(db, scope, ALICE)
         assert (bob.rating, bob.wins, bob.losses, bob.games) == (1520, 1, 0, 1)
         assert (alice.rating, alice.wins, alice.losses, alice.games) == (1480, 0, 1, 1)
-    assert sorted(await db.rating_changes(record.id)) == [
+    assert sorted(await db.ratings.rating_changes(record.id)) == [
         ("global", ALICE, 1500, 1480),
         ("global", BOB, 1500, 1520),
         (f"guild:{GUILD}", ALICE, 1500, 1480),
@@ -85,18 +85,18 @@ async def test_a_dm_game_counts_for_the_global_rating_only(service: GameService,
     record = await _game(service, guild_id=None, players=(ALICE, CAROL))
     await service.resign(record.id, CAROL)
     assert (await _rating(db, "global", ALICE)).rating == 1520
-    assert await db.get_rating(f"guild:{GUILD}", ALICE) is None
-    assert await db.leaderboard_size(f"guild:{GUILD}") == 0
-    assert await db.leaderboard_size("global") == 2
+    assert await db.ratings.get_rating(f"guild:{GUILD}", ALICE) is None
+    assert await db.ratings.leaderboard_size(f"guild:{GUILD}") == 0
+    assert await db.ratings.leaderboard_size("global") == 2
 
 
 async def test_a_draw_is_rated_as_a_draw(service: GameService, db: Database) -> None:
     # Start from 1520 / 1480 after one game each, then record a both-passed draw.
     record = await _game(service)
     for user_id, rating, wins, losses in ((ALICE, 1520.0, 1, 0), (BOB, 1480.0, 0, 1)):
-        await db.save_rating(RatingRow("global", user_id, rating, 1, wins, losses, 0, 1.0))
+        await db.ratings.save_rating(RatingRow("global", user_id, rating, 1, wins, losses, 0, 1.0))
     async with db.transaction():
-        result = await db.record_result(
+        result = await db.ratings.record_result(
             record.id,
             guild_id=None,
             players=(ALICE, BOB),
@@ -106,7 +106,7 @@ async def test_a_draw_is_rated_as_a_draw(service: GameService, db: Database) -> 
             moves=80,
             now=2.0,
         )
-        await stats.rate(db, result)
+        await stats.rate(db.ratings, result)
     alice, bob = await _rating(db, "global", ALICE), await _rating(db, "global", BOB)
     assert alice.rating == pytest.approx(1517.7075, abs=1e-4)
     assert bob.rating == pytest.approx(1482.2925, abs=1e-4)
@@ -115,9 +115,9 @@ async def test_a_draw_is_rated_as_a_draw(service: GameService, db: Database) -> 
 
 async def test_established_player_moves_by_k24(service: GameService, db: Database) -> None:
     stats.install(service)
-    await db.ensure_players([ALICE, BOB], 0.0)
-    await db.save_rating(RatingRow("global", ALICE, 1600.0, 10, 6, 4, 0, 1.0))
-    await db.save_rating(RatingRow("global", BOB, 1400.0, 3, 1, 2, 0, 1.0))
+    await db.players.ensure_players([ALICE, BOB], 0.0)
+    await db.ratings.save_rating(RatingRow("global", ALICE, 1600.0, 10, 6, 4, 0, 1.0))
+    await db.ratings.save_rating(RatingRow("global", BOB, 1400.0, 3, 1, 2, 0, 1.0))
     record = await _game(service, guild_id=None)
     await service.resign(record.id, ALICE)
     assert (await _rating(db, "global", ALICE)).rating == pytest.approx(1581.7661, abs=1e-4)
@@ -134,37 +134,37 @@ async def test_ratings_roll_back_with_the_result(service: GameService, db: Datab
     record = await _game(service)
     with pytest.raises(RuntimeError):
         await service.resign(record.id, ALICE)
-    assert await db.get_result(record.id) is None
-    assert await db.get_rating("global", ALICE) is None
-    assert await db.rating_changes(record.id) == []
+    assert await db.ratings.get_result(record.id) is None
+    assert await db.ratings.get_rating("global", ALICE) is None
+    assert await db.ratings.rating_changes(record.id) == []
     assert (await service.get(record.id)).is_active
 
 
 async def test_match_scores_and_next_game(service: GameService, db: Database) -> None:
     stats.install(service)
-    match = await db.insert_match(
+    match = await db.challenges.insert_match(
         guild_id=GUILD, channel_id=5, players=(ALICE, BOB), options=GameOptions().to_dict(), target=7, now=1.0
     )
     first = await service.create_game(
         guild_id=GUILD, channel_id=5, players=(ALICE, BOB), options=GameOptions(), match_id=match.id
     )
     await service.resign(first.id, ALICE)  # Bob 5 points, Alice 0 stones
-    match = await db.get_match(match.id)
+    match = await db.challenges.get_match(match.id)
     assert match is not None and match.scores == (0, 5) and match.status == "active" and match.games == 1
-    second_id = await stats.next_match_game(db, match.id)
+    second_id = await stats.next_match_game(db.challenges, match.id)
     assert second_id is not None and second_id != first.id
     second = await service.get(second_id)
     assert second.match_id == match.id and second.players == (ALICE, BOB)
     assert second.first_player == 1  # Bob won: Bob starts
     await service.resign(second.id, BOB)  # Alice 5: 5-5, nobody at 7 -> a third game
-    third_id = await stats.next_match_game(db, match.id)
+    third_id = await stats.next_match_game(db.challenges, match.id)
     assert third_id is not None and third_id != second.id
     assert (await service.get(third_id)).first_player == 0  # Alice won: Alice starts
     await service.resign(third_id, ALICE)  # Bob 10 - 5: Bob wins the match
-    match = await db.get_match(match.id)
+    match = await db.challenges.get_match(match.id)
     assert match is not None and match.status == "finished" and match.winner_id == BOB
     assert match.scores == (5, 10) and match.games == 3
-    assert await stats.next_match_game(db, match.id) is None
+    assert await stats.next_match_game(db.challenges, match.id) is None
     # Every game was rated once: Bob 2-1.
     bob = await _rating(db, "global", BOB)
     assert (bob.games, bob.wins, bob.losses) == (3, 2, 1)

@@ -9,7 +9,7 @@ import pytest
 from bot.games.errors import AmbiguousGame, GameFinished, GameNotFound, NoActiveGame, NotAPlayer, StaleControl
 from bot.games.live import LiveGame, options_from_dict, options_to_dict
 from bot.games.service import GameService
-from bot.storage import ResultRow, Storage, open_database
+from bot.storage import Repositories, ResultRow, Storage, open_database
 from rules.errors import IllegalMove, NotationError, NotYourTurn
 from rules.game import Game, GameOptions
 from rules.moves import Draw, PlayCard
@@ -32,10 +32,10 @@ async def new_game(service: GameService, *, channel: int = 50, players=(ALICE, B
 
 async def check_replay(db: Storage, game_id: int) -> Game:
     """The stored move log replays to the stored snapshot."""
-    row = await db.get_game(game_id)
+    row = await db.games.get_game(game_id)
     assert row is not None
-    log = [(m.player, m.move) for m in await db.moves(game_id)]
-    assert [m.seq for m in await db.moves(game_id)] == list(range(1, len(log) + 1))
+    log = [(m.player, m.move) for m in await db.games.moves(game_id)]
+    assert [m.seq for m in await db.games.moves(game_id)] == list(range(1, len(log) + 1))
     replayed = Game.replay(row.seed, options_from_dict(row.options), log, first_player=row.first_player)
     assert replayed.to_dict() == row.state
     assert replayed.version == row.version
@@ -73,7 +73,7 @@ async def test_apply_plays_and_draws_in_one_request(
     assert outcome.turn_changed and not outcome.finished and outcome.previous_version == 0
     assert outcome.game.version == 2 and outcome.game.current_user == BOB
     assert outcome.game.turn_started_at == clock.now and outcome.game.deadline == clock.now + 3600
-    assert [m.move for m in await db.moves(record.id)] == [str(move), "draw clan"]
+    assert [m.move for m in await db.games.moves(record.id)] == [str(move), "draw clan"]
     assert record.version == 0  # the record handed out earlier is a snapshot, unchanged
     await check_replay(db, record.id)
 
@@ -107,8 +107,8 @@ async def test_refusals_change_nothing(service: GameService, db: Storage) -> Non
         await service.apply(record.id, ALICE, not_in_hand)
     assert illegal.value.code == "card_not_in_hand"
     assert (await service.get(record.id)).version == 0
-    assert await db.moves(record.id) == []
-    assert (await db.get_game(record.id)).version == 0  # type: ignore[union-attr]
+    assert await db.games.moves(record.id) == []
+    assert (await db.games.get_game(record.id)).version == 0  # type: ignore[union-attr]
 
 
 async def test_stale_button_after_the_move(service: GameService) -> None:
@@ -129,12 +129,12 @@ async def test_whole_game_result_and_replay(service: GameService, db: Storage, o
     result = finished.game.result
     assert result is not None and finished.game.status == "finished"
     assert finished.game.deadline is None
-    stored = await db.get_result(record.id)
+    stored = await db.ratings.get_result(record.id)
     assert stored == finished.result
     assert stored is not None and stored.reason == result.reason and stored.winner == result.winner
     if result.winner is not None:
         assert stored.winner_id == record.players[result.winner]
-    assert (await db.get_game(record.id)).status == "finished"  # type: ignore[union-attr]
+    assert (await db.games.get_game(record.id)).status == "finished"  # type: ignore[union-attr]
     await check_replay(db, record.id)
     with pytest.raises(GameFinished):
         await service.apply(record.id, ALICE, "pass")
@@ -151,7 +151,7 @@ async def test_resign(service: GameService, db: Storage) -> None:
     outcome = await service.resign(record.id, BOB)  # not BOB's turn: resigning is always allowed
     assert outcome.finished and outcome.result is not None
     assert (outcome.result.winner_id, outcome.result.reason) == (ALICE, "resigned")
-    assert [m.move for m in await db.moves(record.id)] == ["resign"]
+    assert [m.move for m in await db.games.moves(record.id)] == ["resign"]
     await check_replay(db, record.id)
 
 
@@ -248,17 +248,17 @@ async def test_restart_continues_from_the_database(db_target: str, clock: FakeCl
 async def test_result_hooks_commit_with_the_result(service: GameService, db: Storage) -> None:
     seen: list[tuple[int, ResultRow]] = []
 
-    async def hook(database: Storage, record: LiveGame, result: ResultRow) -> None:
+    async def hook(database: Repositories, record: LiveGame, result: ResultRow) -> None:
         seen.append((record.id, result))
-        await database.set_meta(f"rated:{record.id}", "yes")
+        await database.players.set_meta(f"rated:{record.id}", "yes")
 
     service.result_hooks.append(hook)
     record = await new_game(service)
     await service.resign(record.id, ALICE)
     assert seen and seen[0][0] == record.id
-    assert await db.get_meta(f"rated:{record.id}") == "yes"
+    assert await db.players.get_meta(f"rated:{record.id}") == "yes"
 
-    async def failing(database: Storage, record: LiveGame, result: ResultRow) -> None:
+    async def failing(database: Repositories, record: LiveGame, result: ResultRow) -> None:
         raise RuntimeError("ratings broke")
 
     service.result_hooks[:] = [failing]
@@ -267,8 +267,8 @@ async def test_result_hooks_commit_with_the_result(service: GameService, db: Sto
         await service.resign(other.id, CAROL)
     # The finishing move rolled back with the hook: the game goes on.
     assert (await service.get(other.id)).is_active
-    assert await db.get_result(other.id) is None
-    assert await db.moves(other.id) == []
+    assert await db.ratings.get_result(other.id) is None
+    assert await db.games.moves(other.id) == []
 
 
 async def test_logs_never_show_drawn_cards(service: GameService, caplog: pytest.LogCaptureFixture) -> None:
@@ -296,11 +296,11 @@ async def test_a_cancelled_request_still_stores_its_whole_move(service: GameServ
     with pytest.raises(asyncio.CancelledError):
         await request
     for _ in range(200):  # the move finishes on its own
-        row = await db.get_game(record.id)
+        row = await db.games.get_game(record.id)
         if row is not None and row.version == 2:
             break
         await asyncio.sleep(0.01)
-    assert len(await db.moves(record.id)) == 2
+    assert len(await db.games.moves(record.id)) == 2
     assert (await service.get(record.id)).version == 2  # and the cache agrees
     with pytest.raises(NotYourTurn):
         await service.apply(record.id, ALICE, move)

@@ -46,9 +46,9 @@ async def test_a_control_newer_than_the_cache_reloads_and_applies(db: Storage, c
     # The DM that the other process edited carries the new version.
     outcome = await here.apply(record.id, BOB, _a_play(moved), expected_version=moved.version)
     assert outcome.previous_version == moved.version
-    row = await db.get_game(record.id)
+    row = await db.games.get_game(record.id)
     assert row is not None and row.version == outcome.game.version
-    assert len(await db.moves(record.id)) == outcome.game.version
+    assert len(await db.games.moves(record.id)) == outcome.game.version
 
 
 async def test_a_control_older_than_the_stored_game_has_moved_on(db: Storage, clock: FakeClock) -> None:
@@ -60,7 +60,7 @@ async def test_a_control_older_than_the_stored_game_has_moved_on(db: Storage, cl
         await here.apply(record.id, ALICE, _a_play(record), expected_version=record.version)
     assert (refused.value.params["expected"], refused.value.params["actual"]) == (0, moved.version)
     assert (await here.get(record.id)).version == moved.version  # reloaded
-    assert len(await db.moves(record.id)) == moved.version  # nothing of the loser stored
+    assert len(await db.games.moves(record.id)) == moved.version  # nothing of the loser stored
 
 
 async def test_a_typed_move_goes_to_the_stored_position(db: Storage, clock: FakeClock) -> None:
@@ -87,7 +87,7 @@ async def test_a_resignation_elsewhere_finishes_the_game_here(db: Storage, clock
         await here.apply(record.id, ALICE, _a_play(record), expected_version=record.version)
     with pytest.raises(GameFinished):
         await here.forfeit(record.id, 0, expected_version=record.version)
-    results = await db.recent_results()
+    results = await db.ratings.recent_results()
     assert [r.game_id for r in results] == [record.id]  # one result, the resignation's
 
 
@@ -96,9 +96,9 @@ async def test_a_lost_race_in_storage_is_a_concurrent_update(db: Storage, clock:
     here, _, record = await _two_services(db, clock)
     await _move_there(here, record.id)
     with pytest.raises(ConcurrentUpdate):
-        await db.append_moves(record.id, [(1, 0, "pass")], version=1, now=clock())
+        await db.games.append_moves(record.id, [(1, 0, "pass")], version=1, now=clock())
     with pytest.raises(ConcurrentUpdate):
-        await db.save_game_state(
+        await db.games.save_game_state(
             record.id,
             expected_version=record.version,
             version=1,

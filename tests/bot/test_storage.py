@@ -57,7 +57,7 @@ def integrity_error(backend: str) -> type[Exception]:
 async def add_game(
     db: Storage, players: tuple[int, int] = (10, 11), *, deadline: float | None = 100.0
 ) -> int:
-    return await db.insert_game(
+    return await db.games.insert_game(
         guild_id=1,
         channel_id=2,
         players=players,
@@ -107,10 +107,10 @@ async def test_migrate_from_every_earlier_version(tmp_path: Path, start: int) ->
         for version in range(1, start + 1):
             assert await db.migrate(target=version) == version
             for statement in DATA_AT_VERSION.get(version, []):
-                await db._execute(statement)
+                await db.execute(statement)
         assert await db.migrate() == latest_version()
-        assert (await db.get_game(1)) is not None
-        assert len(await db.moves(1)) == 1
+        assert (await db.games.get_game(1)) is not None
+        assert len(await db.games.moves(1)) == 1
     assert schema(old) == schema(fresh)
     with sqlite3.connect(old) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -166,10 +166,10 @@ async def test_empty_and_own_databases_are_accepted(tmp_path: Path) -> None:
 async def test_file_database_uses_wal_and_foreign_keys(tmp_path: Path) -> None:
     db = await new_db(tmp_path / "w.db")
     try:
-        assert (await db._one("PRAGMA journal_mode"))[0] == "wal"  # type: ignore[index]
-        assert (await db._one("PRAGMA foreign_keys"))[0] == 1  # type: ignore[index]
+        assert (await db.one("PRAGMA journal_mode"))[0] == "wal"  # type: ignore[index]
+        assert (await db.one("PRAGMA foreign_keys"))[0] == 1  # type: ignore[index]
         with pytest.raises(sqlite3.IntegrityError):  # no such player
-            await db.append_moves(999, [(1, 0, "pass")], version=1, now=1)
+            await db.games.append_moves(999, [(1, 0, "pass")], version=1, now=1)
     finally:
         await db.close()
     assert not db.is_open
@@ -180,14 +180,14 @@ async def test_game_round_trip_and_active_lists(quick_target: str) -> None:
     try:
         gid = await add_game(db)
         other = await add_game(db, (11, 12))
-        row = await db.get_game(gid)
+        row = await db.games.get_game(gid)
         assert row is not None
         assert row.players == (10, 11)
         assert row.options == {"ruleset": "schotten-totten"}
         assert row.status == "active" and row.version == 0 and row.first_player == 0
-        assert [g.id for g in await db.active_games(11)] == [gid, other]
-        assert [g.id for g in await db.active_games(12)] == [other]
-        assert await db.get_game(12345) is None
+        assert [g.id for g in await db.games.active_games(11)] == [gid, other]
+        assert [g.id for g in await db.games.active_games(12)] == [other]
+        assert await db.games.get_game(12345) is None
     finally:
         await db.close()
 
@@ -197,8 +197,8 @@ async def test_move_transaction_commits_together_or_not_at_all(quick_target: str
     try:
         gid = await add_game(db)
         async with db.transaction():
-            await db.append_moves(gid, [(1, 0, "play R7 3"), (2, 0, "draw clan")], version=2, now=2)
-            await db.save_game_state(
+            await db.games.append_moves(gid, [(1, 0, "play R7 3"), (2, 0, "draw clan")], version=2, now=2)
+            await db.games.save_game_state(
                 gid,
                 expected_version=0,
                 version=2,
@@ -211,16 +211,16 @@ async def test_move_transaction_commits_together_or_not_at_all(quick_target: str
             )
         with pytest.raises(ZeroDivisionError):
             async with db.transaction():
-                await db.append_moves(gid, [(3, 1, "pass")], version=3, now=3)
+                await db.games.append_moves(gid, [(3, 1, "pass")], version=3, now=3)
                 1 / 0  # noqa: B018
-        row = await db.get_game(gid)
+        row = await db.games.get_game(gid)
         assert row is not None and row.version == 2 and row.state == {"v": 2}
-        assert [m.move for m in await db.moves(gid)] == ["play R7 3", "draw clan"]
+        assert [m.move for m in await db.games.moves(gid)] == ["play R7 3", "draw clan"]
         # A writer that lost track of the version is refused, and rolls back its moves.
         with pytest.raises(ConcurrentUpdate):
             async with db.transaction():
-                await db.append_moves(gid, [(3, 1, "pass")], version=3, now=3)
-                await db.save_game_state(
+                await db.games.append_moves(gid, [(3, 1, "pass")], version=3, now=3)
+                await db.games.save_game_state(
                     gid,
                     expected_version=1,
                     version=3,
@@ -231,7 +231,7 @@ async def test_move_transaction_commits_together_or_not_at_all(quick_target: str
                     reminded=False,
                     now=3,
                 )
-        assert len(await db.moves(gid)) == 2
+        assert len(await db.games.moves(gid)) == 2
     finally:
         await db.close()
 
@@ -243,17 +243,17 @@ async def test_moves_are_append_only(
     try:
         gid = await add_game(db)
         with pytest.raises(integrity_error):  # no such game: foreign keys are enforced
-            await db.append_moves(gid + 1, [(1, 0, "pass")], version=1, now=1)
-        await db.append_moves(gid, [(1, 0, "pass")], version=1, now=1)
+            await db.games.append_moves(gid + 1, [(1, 0, "pass")], version=1, now=1)
+        await db.games.append_moves(gid, [(1, 0, "pass")], version=1, now=1)
         with pytest.raises(integrity_error, match="append-only"):
-            await db._execute("UPDATE moves SET move = 'claim 1'")
+            await db.execute("UPDATE moves SET move = 'claim 1'")
         with pytest.raises(integrity_error, match="append-only"):
-            await db._execute("DELETE FROM moves")
+            await db.execute("DELETE FROM moves")
         # The same position twice. Both backends report it as the lost race it is
         # (another writer committed a move at that position first), like save_game_state.
         with pytest.raises(ConcurrentUpdate):
-            await db.append_moves(gid, [(1, 1, "pass")], version=2, now=2)
-        assert [(m.seq, m.player, m.move) for m in await db.moves(gid)] == [(1, 0, "pass")]
+            await db.games.append_moves(gid, [(1, 1, "pass")], version=2, now=2)
+        assert [(m.seq, m.player, m.move) for m in await db.games.moves(gid)] == [(1, 0, "pass")]
     finally:
         await db.close()
 
@@ -263,11 +263,11 @@ async def test_text_is_bound_not_interpolated(quick_target: str) -> None:
     try:
         gid = await add_game(db)
         nasty = "pass'); DROP TABLE games; --"
-        await db.append_moves(gid, [(1, 0, nasty)], version=1, now=1)
-        await db.set_meta("k'; --", nasty)
-        assert (await db.moves(gid))[0].move == nasty
-        assert await db.get_meta("k'; --") == nasty
-        assert await db.get_game(gid) is not None
+        await db.games.append_moves(gid, [(1, 0, nasty)], version=1, now=1)
+        await db.players.set_meta("k'; --", nasty)
+        assert (await db.games.moves(gid))[0].move == nasty
+        assert await db.players.get_meta("k'; --") == nasty
+        assert await db.games.get_game(gid) is not None
     finally:
         await db.close()
 
@@ -277,21 +277,21 @@ async def test_deadlines_reminders_and_message_ids(quick_target: str) -> None:
     try:
         due = await add_game(db, deadline=100.0)
         later = await add_game(db, (12, 13), deadline=500.0)
-        assert [g.id for g in await db.games_due(99)] == []
-        assert [g.id for g in await db.games_due(100)] == [due]
-        assert [g.id for g in await db.games_to_remind(now=60, after=50)] == [due, later]
-        assert await db.mark_reminded(due, version=0)
-        assert not await db.mark_reminded(due, version=0)  # already reminded: remind once
-        assert not await db.mark_reminded(later, version=5)  # moved on meanwhile
-        assert [g.id for g in await db.games_to_remind(now=60, after=50)] == [later]
+        assert [g.id for g in await db.games.games_due(99)] == []
+        assert [g.id for g in await db.games.games_due(100)] == [due]
+        assert [g.id for g in await db.games.games_to_remind(now=60, after=50)] == [due, later]
+        assert await db.games.mark_reminded(due, version=0)
+        assert not await db.games.mark_reminded(due, version=0)  # already reminded: remind once
+        assert not await db.games.mark_reminded(later, version=5)  # moved on meanwhile
+        assert [g.id for g in await db.games.games_to_remind(now=60, after=50)] == [later]
 
-        await db.set_message_ids(due, board_message_id=555)
-        await db.set_message_ids(due, dm_message_ids={1: 777})
-        row = await db.get_game(due)
+        await db.games.set_message_ids(due, board_message_id=555)
+        await db.games.set_message_ids(due, dm_message_ids={1: 777})
+        row = await db.games.get_game(due)
         assert row is not None
         assert row.board_message_id == 555 and row.dm_message_ids == (None, 777)
         with pytest.raises(ValueError):
-            await db.set_message_ids(due, dm_message_ids={2: 1})
+            await db.games.set_message_ids(due, dm_message_ids={2: 1})
     finally:
         await db.close()
 
@@ -301,7 +301,7 @@ async def test_results_and_ratings(quick_target: str) -> None:
     try:
         gid = await add_game(db)
         async with db.transaction():
-            result = await db.record_result(
+            result = await db.ratings.record_result(
                 gid,
                 guild_id=1,
                 players=(10, 11),
@@ -312,18 +312,18 @@ async def test_results_and_ratings(quick_target: str) -> None:
                 now=9,
             )
             for user_id, before, after in ((10, 1500.0, 1488.0), (11, 1500.0, 1512.0)):
-                await db.save_rating(
+                await db.ratings.save_rating(
                     RatingRow("global", user_id, after, 1, int(after > before), int(after < before), 0, 9),
                     game_id=gid,
                     before=before,
                 )
         assert result.winner_id == 11 and result.loser_id == 10
-        assert await db.get_result(gid) == result
-        assert [r.game_id for r in await db.recent_results(guild_id=1)] == [gid]
-        assert [r.user_id for r in await db.leaderboard("global")] == [11, 10]
-        rating = await db.get_rating("global", 11)
+        assert await db.ratings.get_result(gid) == result
+        assert [r.game_id for r in await db.ratings.recent_results(guild_id=1)] == [gid]
+        assert [r.user_id for r in await db.ratings.leaderboard("global")] == [11, 10]
+        rating = await db.ratings.get_rating("global", 11)
         assert rating is not None and rating.rating == 1512.0 and rating.wins == 1
-        assert await db.leaderboard("guild:1") == []
+        assert await db.ratings.leaderboard("guild:1") == []
     finally:
         await db.close()
 
@@ -331,7 +331,7 @@ async def test_results_and_ratings(quick_target: str) -> None:
 async def test_challenges_survive_and_resolve_once(db_target: str) -> None:
     path = db_target
     db = await new_db(path)
-    challenge = await db.create_challenge(
+    challenge = await db.challenges.create_challenge(
         guild_id=1,
         channel_id=2,
         challenger_id=10,
@@ -343,16 +343,16 @@ async def test_challenges_survive_and_resolve_once(db_target: str) -> None:
     await db.close()
     db = await new_db(path)  # a restart
     try:
-        assert [c.id for c in await db.pending_challenges()] == [challenge.id]
-        assert [c.id for c in await db.pending_challenges(user_id=11)] == [challenge.id]
-        assert await db.pending_challenges(user_id=12) == []
-        assert await db.expired_challenges(now=599) == []
-        assert [c.id for c in await db.expired_challenges(now=600)] == [challenge.id]
-        await db.set_challenge_message(challenge.id, 42)
+        assert [c.id for c in await db.challenges.pending_challenges()] == [challenge.id]
+        assert [c.id for c in await db.challenges.pending_challenges(user_id=11)] == [challenge.id]
+        assert await db.challenges.pending_challenges(user_id=12) == []
+        assert await db.challenges.expired_challenges(now=599) == []
+        assert [c.id for c in await db.challenges.expired_challenges(now=600)] == [challenge.id]
+        await db.challenges.set_challenge_message(challenge.id, 42)
         gid = await add_game(db)
-        assert await db.resolve_challenge(challenge.id, "accepted", game_id=gid)
-        assert not await db.resolve_challenge(challenge.id, "cancelled")  # too late
-        stored = await db.get_challenge(challenge.id)
+        assert await db.challenges.resolve_challenge(challenge.id, "accepted", game_id=gid)
+        assert not await db.challenges.resolve_challenge(challenge.id, "cancelled")  # too late
+        stored = await db.challenges.get_challenge(challenge.id)
         assert stored is not None
         assert (stored.status, stored.game_id, stored.message_id, stored.options) == (
             "accepted",
@@ -367,7 +367,7 @@ async def test_challenges_survive_and_resolve_once(db_target: str) -> None:
 async def test_closed_database_refuses_work(quick_target: str) -> None:
     db = open_database(quick_target)
     with pytest.raises(RuntimeError, match="not open"):
-        await db.get_meta("x")
+        await db.players.get_meta("x")
     await db.close()  # closing twice (or never opened) is fine
 
 
@@ -389,27 +389,27 @@ async def test_restart_state_of_the_table(quick_target: str) -> None:
     db = await new_db(quick_target)
     try:
         gid = await add_game(db)
-        assert await db.get_ping_message_id(gid) is None
-        await db.set_ping_message_id(gid, 555)
-        assert await db.get_ping_message_id(gid) == 555
-        await db.set_ping_message_id(gid, None)
-        assert await db.get_ping_message_id(gid) is None
+        assert await db.delivery.get_ping_message_id(gid) is None
+        await db.delivery.set_ping_message_id(gid, 555)
+        assert await db.delivery.get_ping_message_id(gid) == 555
+        await db.delivery.set_ping_message_id(gid, None)
+        assert await db.delivery.get_ping_message_id(gid) is None
 
-        assert not await db.dm_closed(10)
-        await db.set_dm_closed(10, True, now=1)
-        assert await db.dm_closed(10)
-        await db.set_dm_closed(10, False, now=2)
-        assert not await db.dm_closed(10)
+        assert not await db.delivery.dm_closed(10)
+        await db.delivery.set_dm_closed(10, True, now=1)
+        assert await db.delivery.dm_closed(10)
+        await db.delivery.set_dm_closed(10, False, now=2)
+        assert not await db.delivery.dm_closed(10)
 
-        assert not await db.take_dm_tip(gid, 10, now=1)  # nothing queued
-        assert await db.queue_dm_tip(gid, 10, now=1)
-        assert await db.queue_dm_tip(gid, 10, now=1)  # still pending
-        assert await db.pending_dm_tips() == [(gid, 10)]
-        assert await db.take_dm_tip(gid, 10, now=2)
-        assert not await db.take_dm_tip(gid, 10, now=3)  # once
-        assert not await db.queue_dm_tip(gid, 10, now=4)  # told already in this game
-        assert await db.pending_dm_tips() == []
+        assert not await db.delivery.take_dm_tip(gid, 10, now=1)  # nothing queued
+        assert await db.delivery.queue_dm_tip(gid, 10, now=1)
+        assert await db.delivery.queue_dm_tip(gid, 10, now=1)  # still pending
+        assert await db.delivery.pending_dm_tips() == [(gid, 10)]
+        assert await db.delivery.take_dm_tip(gid, 10, now=2)
+        assert not await db.delivery.take_dm_tip(gid, 10, now=3)  # once
+        assert not await db.delivery.queue_dm_tip(gid, 10, now=4)  # told already in this game
+        assert await db.delivery.pending_dm_tips() == []
         other = await add_game(db)
-        assert await db.queue_dm_tip(other, 10, now=5)  # a new game may tell again
+        assert await db.delivery.queue_dm_tip(other, 10, now=5)  # a new game may tell again
     finally:
         await db.close()

@@ -1,8 +1,8 @@
 """The two storage backends implement one API and one schema.
 
 - Every public method of the SQLite ``Database`` exists on ``PostgresDatabase`` with the
-  same signature, and both are exactly the ``Storage`` protocol's methods: a method
-  added to one backend (or the protocol) alone fails here.
+  same signature: a method added to one backend alone fails here. (The queries are the
+  repositories', the same classes on both.)
 - Both migration folders have the same versions, and after migrating, both databases'
   catalogs list the same tables, columns (in order, with compatible types and the same
   nullability), primary keys and indexes.
@@ -23,7 +23,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.storage import Database, MigrationError, PostgresDatabase, Storage, latest_version
+from bot.storage import Database, MigrationError, PostgresDatabase, Repositories, latest_version
 from bot.storage.schema import migrations
 
 # SQLite's declared type -> the PostgreSQL types that hold the same values.
@@ -54,28 +54,15 @@ def signature(cls: type, member: Callable[..., Any] | property) -> str:
 def test_backends_have_the_same_methods_and_signatures() -> None:
     sqlite = {name: signature(Database, m) for name, m in public_methods(Database).items()}
     postgres = {name: signature(PostgresDatabase, m) for name, m in public_methods(PostgresDatabase).items()}
-    postgres.pop("path")  # a property there, an attribute of Database
-    assert len(sqlite) > 40
+    assert len(sqlite) > 15
     assert sorted(set(sqlite) - set(postgres)) == [], "methods missing from PostgresDatabase"
     assert sorted(set(postgres) - set(sqlite)) == [], "methods missing from Database"
     differ = {name: (sqlite[name], postgres[name]) for name in sqlite if sqlite[name] != postgres[name]}
     assert differ == {}
     assert isinstance(Database(":memory:").path, str)
+    for backend in (Database(":memory:"), PostgresDatabase("postgresql://x")):
+        assert isinstance(backend, Repositories)  # the same repositories, on either
     assert PostgresDatabase("postgresql://bot:pw@db.invalid/x").path == "postgresql://bot:***@db.invalid/x"
-
-
-def test_the_protocol_names_every_method_of_the_backends() -> None:
-    protocol = public_methods(Storage)
-    protocol.pop("path")
-    assert set(protocol) == set(public_methods(Database))
-    for name, member in protocol.items():
-        if isinstance(member, property):
-            continue
-        expected = inspect.signature(member)
-        actual = inspect.signature(getattr(Database, name))
-        assert list(actual.parameters.values()) == list(expected.parameters.values()), name
-        if name not in ("transaction", "__aenter__"):  # Storage / Self there
-            assert actual.return_annotation == expected.return_annotation, name
 
 
 def test_both_backends_have_the_same_migrations() -> None:
@@ -188,7 +175,7 @@ async def test_both_schemas_have_the_same_tables_and_columns(tmp_path: Path, pos
 
 
 async def backend_pid(db: PostgresDatabase) -> int:
-    return int(await db._value("SELECT pg_backend_pid()"))
+    return int(await db.value("SELECT pg_backend_pid()"))
 
 
 async def test_a_transaction_runs_on_one_connection(postgres_database: str) -> None:
@@ -196,7 +183,7 @@ async def test_a_transaction_runs_on_one_connection(postgres_database: str) -> N
         await db.migrate()
         async with db.transaction():
             pids = {await backend_pid(db) for _ in range(10)}
-            in_tx = await db._value("SELECT now() = statement_timestamp()")
+            in_tx = await db.value("SELECT now() = statement_timestamp()")
         assert len(pids) == 1
         assert in_tx is False  # now() is the transaction's start: the statements shared one
         with pytest.raises(RuntimeError, match="do not nest"):
@@ -212,19 +199,19 @@ async def test_a_transaction_does_not_block_other_tasks(postgres_database: str) 
 
         async def long_transaction() -> None:
             async with db.transaction():
-                await db.set_meta("a", "1")
+                await db.players.set_meta("a", "1")
                 inside.set()
                 await release.wait()
 
         task = asyncio.create_task(long_transaction())
         await inside.wait()
         # Another task writes and reads meanwhile; it does not see the open transaction's row.
-        await asyncio.wait_for(db.set_meta("b", "2"), timeout=5)
-        assert await db.get_meta("b") == "2"
-        assert await db.get_meta("a") is None
+        await asyncio.wait_for(db.players.set_meta("b", "2"), timeout=5)
+        assert await db.players.get_meta("b") == "2"
+        assert await db.players.get_meta("a") is None
         release.set()
         await task
-        assert await db.get_meta("a") == "1"
+        assert await db.players.get_meta("a") == "1"
 
 
 async def test_a_failed_transaction_leaves_nothing(postgres_database: str) -> None:
@@ -232,11 +219,11 @@ async def test_a_failed_transaction_leaves_nothing(postgres_database: str) -> No
         await db.migrate()
         with pytest.raises(ZeroDivisionError):
             async with db.transaction():
-                await db.set_meta("x", "1")
+                await db.players.set_meta("x", "1")
                 1 / 0  # noqa: B018
-        assert await db.get_meta("x") is None
-        await db.set_meta("y", "2")  # the one pooled connection is usable again
-        assert await db.get_meta("y") == "2"
+        assert await db.players.get_meta("x") is None
+        await db.players.set_meta("y", "2")  # the one pooled connection is usable again
+        assert await db.players.get_meta("y") == "2"
 
 
 async def test_a_released_connection_is_reused_without_a_reset_query(postgres_database: str) -> None:
@@ -245,14 +232,14 @@ async def test_a_released_connection_is_reused_without_a_reset_query(postgres_da
         queries: list[str] = []
         async with db._access() as conn:
             conn.add_query_logger(lambda record: queries.append(record.query))
-        await db.set_meta("a", "1")  # the same (only) connection: one statement each
-        await db.set_meta("b", "2")
+        await db.players.set_meta("a", "1")  # the same (only) connection: one statement each
+        await db.players.set_meta("b", "2")
         assert len(queries) == 2 and all(q.startswith("INSERT INTO meta") for q in queries), queries
         # A transaction left open is still rolled back on release.
         async with db._access() as conn:
             await conn.execute("BEGIN")
             await conn.execute("INSERT INTO meta (key, value) VALUES ('c', '3')")
-        assert await db.get_meta("c") is None
+        assert await db.players.get_meta("c") is None
 
 
 async def test_processes_migrating_at_once_apply_each_migration_once(postgres_database: str) -> None:
@@ -264,7 +251,7 @@ async def test_processes_migrating_at_once_apply_each_migration_once(postgres_da
         # raise MigrationError here; the advisory lock makes the others wait and skip it.
         versions = await asyncio.gather(*(database.migrate() for database in databases))
         assert versions == [latest_version()] * 4
-        rows = await databases[0]._all("SELECT version FROM schema_version")
+        rows = await databases[0].all("SELECT version FROM schema_version")
         assert [row["version"] for row in rows] == [latest_version()]
     finally:
         for database in databases:
@@ -275,20 +262,20 @@ async def test_postgres_step_by_step_migration_keeps_data(postgres_database: str
     async with PostgresDatabase(postgres_database) as db:
         assert await db.schema_version() == 0
         assert await db.migrate(target=1) == 1
-        await db._execute("INSERT INTO players (user_id, created_at) VALUES (10, 1), (11, 1)")
-        await db._execute(
+        await db.execute("INSERT INTO players (user_id, created_at) VALUES (10, 1), (11, 1)")
+        await db.execute(
             "INSERT INTO games (guild_id, channel_id, player0, player1, options, seed, first_player, state,"
             " version, created_at, updated_at) VALUES (1, 2, 10, 11, '{}', 7, 0, '{}', 1, 1, 1)"
         )
         assert await db.migrate() == latest_version()
-        row = await db.get_game(1)
+        row = await db.games.get_game(1)
         assert row is not None and row.ai_player is None and row.players == (10, 11)
 
 
 async def test_postgres_newer_than_code_is_refused(postgres_database: str) -> None:
     async with PostgresDatabase(postgres_database) as db:
         await db.migrate()
-        await db._execute("UPDATE schema_version SET version = $1", latest_version() + 1)
+        await db.execute("UPDATE schema_version SET version = $1", latest_version() + 1)
         with pytest.raises(MigrationError, match="newer"):
             await db.migrate()
 

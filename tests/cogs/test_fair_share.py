@@ -231,7 +231,7 @@ async def test_open_challenges_per_member_are_limited_without_a_ping(pool):
         before = len(room.history())
         refused = await alice.slash(room, "schotten challenge", opponent=dave)
         assert_refused(refused, "You already have 2 open challenges (the limit).")
-        expires = (await bot.db.pending_challenges(user_id=alice.id))[0].expires_at
+        expires = (await bot.db.challenges.pending_challenges(user_id=alice.id))[0].expires_at
         assert until_in(refused) == math.ceil(expires)
         assert len(room.history()) == before and pinged(env, dave) == 0
         # One answered: a place is free.

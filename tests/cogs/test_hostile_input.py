@@ -112,7 +112,7 @@ async def test_an_unreadable_game_stops_nothing_else(tmp_path, caplog):
         broken_id = await challenge_and_accept(env, channel, alice, bob)
         healthy_id = await challenge_and_accept(env, other, carol, dave)
         broken = await bot.service.get(broken_id)
-        await bot.db.save_game_state(
+        await bot.db.games.save_game_state(
             broken_id,
             expected_version=broken.version,
             version=broken.version,
@@ -163,14 +163,14 @@ async def test_an_accept_that_loses_to_expiry_starts_no_game(simcord_env, simcor
 
     async def check_then_expire(cid: int, user_id: int) -> None:
         await checked(cid, user_id)
-        await bot.db.resolve_challenge(cid, "expired")
+        await bot.db.challenges.resolve_challenge(cid, "expired")
 
     bot.challenges.check = check_then_expire  # type: ignore[method-assign]
     result = await bob.click(offer.response, label="Accept")
     assert result.followups and all(f.ephemeral for f in result.followups)  # after the defer
     assert "no longer open" in reply_text(result)
     assert await bot.service.active_games_for(bob.id) == []
-    row = await bot.db.get_challenge(challenge_id)
+    row = await bot.db.challenges.get_challenge(challenge_id)
     assert row is not None and row.status == "expired" and row.game_id is None
 
 

@@ -27,7 +27,7 @@ async def test_no_games_is_a_friendly_ephemeral_answer(simcord_env, simcord_bot)
         result = await alice.slash(channel, "schotten leaderboard", scope=scope)
         assert result.ephemeral
         assert f"No games have been finished {where} yet" in result.response.content
-    assert await simcord_bot.db.leaderboard_size("global") == 0
+    assert await simcord_bot.db.ratings.leaderboard_size("global") == 0
 
 
 async def test_rank_name_rating_record_games(simcord_env, simcord_bot):

@@ -69,9 +69,9 @@ async def test_a_match_to_ten_points(simcord_env, simcord_bot):
     assert "Ratings: alice 1518 (+20), bob 1482 (-20)" in end.content
     assert [c["label"] for c in flat_components(end)] == ["Rematch"]
     assert not (await bot.service.active_games_for(alice.id))
-    match = await bot.db.get_match(match_id)
+    match = await bot.db.challenges.get_match(match_id)
     assert match.status == "finished" and match.winner_id == alice.id and match.games == 3
-    alice_rating = await bot.db.get_rating(f"guild:{channel.guild.id}", alice.id)
+    alice_rating = await bot.db.ratings.get_rating(f"guild:{channel.guild.id}", alice.id)
     assert (alice_rating.games, alice_rating.wins, alice_rating.losses) == (3, 2, 1)
     assert alice_rating.rating == pytest.approx(1517.9714, abs=1e-4)
 
@@ -90,7 +90,7 @@ async def test_points_follow_the_rulebook(simcord_env, simcord_bot):
     assert outcome is not None and outcome.result is not None
     result = outcome.result
     points = match_points(Result(result.winner, result.reason, result.stones))
-    match = await bot.db.get_match(record.match_id)
+    match = await bot.db.challenges.get_match(record.match_id)
     assert match.scores == points and match.status == "active"
     if result.winner is not None:
         assert points[result.winner] == 5 and points[1 - result.winner] == result.stones[1 - result.winner]
@@ -106,4 +106,4 @@ async def test_points_out_of_range_are_refused(simcord_env, simcord_bot):
     _, channel, (alice, bob) = setup_members(simcord_env)
     with pytest.raises(OptionError, match="must be ≥ 5"):  # Discord's client refuses it
         await alice.slash(channel, "schotten challenge", opponent=bob, points=2)
-    assert await simcord_bot.db.pending_challenges() == []
+    assert await simcord_bot.db.challenges.pending_challenges() == []

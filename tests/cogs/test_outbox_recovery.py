@@ -42,7 +42,7 @@ def posts(env: Any, channel: Any) -> list[Any]:
 
 async def nothing_pending(bot: Any) -> bool:
     far = bot.delivery.clock() + 10_000
-    return await bot.db.pending_outbox(now=far, created_before=far, max_attempts=99) == []
+    return await bot.db.delivery.pending_outbox(now=far, created_before=far, max_attempts=99) == []
 
 
 @pytest_asyncio.fixture

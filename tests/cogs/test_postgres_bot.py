@@ -47,9 +47,9 @@ async def test_a_full_game_on_postgresql(simcord_env, simcord_bot, log_tap) -> N
     )
     assert record.game.is_over
     assert f"Game #{game_id} is over" in channel.last_message.content
-    result = await bot.db.get_result(game_id)
+    result = await bot.db.ratings.get_result(game_id)
     assert result is not None and result.moves == len(record.game.log)
     if result.winner_id is not None:
-        rating = await bot.db.get_rating("global", result.winner_id)
+        rating = await bot.db.ratings.get_rating("global", result.winner_id)
         assert rating is not None and rating.wins == 1
-    assert len(await bot.db.moves(game_id)) == len(record.game.log)
+    assert len(await bot.db.games.moves(game_id)) == len(record.game.log)

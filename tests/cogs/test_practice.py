@@ -93,7 +93,7 @@ async def test_practice_game_end_to_end(simcord_env, simcord_bot, caplog):
     assert record.game.is_over
     assert f"Game #{game_id} is over" in channel.last_message.content
     # The AI moved through the service like a person (its moves are in the log) ...
-    moves = await bot.db.moves(game_id)
+    moves = await bot.db.games.moves(game_id)
     assert {m.player for m in moves} == {0, 1}
     # ... and the bot never sent itself a DM.
     opened = [r.json for r in env.http_requests if r.method == "POST" and r.path == "/users/@me/channels"]
@@ -202,7 +202,7 @@ async def test_the_person_still_has_a_deadline_against_the_ai(pool):
                 ai_level="easy",
             )
             assert record.deadline == (1060.0 if first == 0 else None)
-            stored = await db.get_game(record.id)
+            stored = await db.games.get_game(record.id)
             assert stored is not None and (stored.ai_player, stored.ai_level) == (1, "easy")
     finally:
         await db.close()
@@ -320,7 +320,7 @@ async def test_whole_bot_with_the_production_process_pool():
                 assert record.current_user == alice.id
                 await dm_turn(alice, rng)
             assert isinstance(bot.opponent.executor, ProcessPoolExecutor)
-            assert {m.player for m in await bot.db.moves(game_id)} == {0, 1}
+            assert {m.player for m in await bot.db.games.moves(game_id)} == {0, 1}
     finally:
         await bot.opponent.close()
         await bot.db.close()

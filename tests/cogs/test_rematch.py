@@ -28,7 +28,7 @@ async def test_rematch_pressed_by_either_player_and_accepted_by_the_other(simcor
     # Someone who did not play is refused, privately, and nothing is created.
     refused = await carol.click(end, label="Rematch")
     assert refused.ephemeral and "Only the two players" in refused.response.content
-    assert await bot.db.pending_challenges() == []
+    assert await bot.db.challenges.pending_challenges() == []
 
     # The loser asks; the offer goes to the winner.
     asked = await bob.click(end, label="Rematch")
@@ -54,14 +54,14 @@ async def test_a_declined_rematch_counts_for_nothing(simcord_env, simcord_bot):
     guild, channel, (alice, bob) = setup_members(env)
     game_id = await challenge_and_accept(env, channel, alice, bob)
     await alice.slash(channel, "schotten resign", game=game_id)
-    before = await bot.db.get_rating(f"guild:{guild.id}", alice.id)
+    before = await bot.db.ratings.get_rating(f"guild:{guild.id}", alice.id)
     await alice.click(end_message(channel, game_id), label="Rematch")
     offer = channel.last_message
     declined = await bob.click(offer, label="Decline")
     assert "declined" in declined.response.content
     assert await bot.service.active_games_for(alice.id) == []
-    assert await bot.db.get_rating(f"guild:{guild.id}", alice.id) == before
-    assert await bot.db.leaderboard_size("global") == 2
+    assert await bot.db.ratings.get_rating(f"guild:{guild.id}", alice.id) == before
+    assert await bot.db.ratings.leaderboard_size("global") == 2
 
 
 async def test_buttons_and_matches_survive_a_restart(tmp_path):

@@ -59,7 +59,7 @@ async def test_turn_board_replaced_after_a_restart(tmp_path):
         # A "your turn" message that an older version posted beside the board, and
         # stored so that it is deleted at the next turn.
         legacy = next(m for m in channel.history() if "has started" in m.content)
-        await first.db.set_ping_message_id(game_id, legacy.id)
+        await first.db.delivery.set_ping_message_id(game_id, legacy.id)
 
         second = create_bot(database=path)
         await env.restart_bot(second)
@@ -73,7 +73,7 @@ async def test_turn_board_replaced_after_a_restart(tmp_path):
         assert after.content.startswith(f"<@{record.current_user}>, your turn")
         assert record.board_message_id == after.id
         assert legacy.id not in [m.id for m in channel.history()]
-        assert await second.db.get_ping_message_id(game_id) is None
+        assert await second.db.delivery.get_ping_message_id(game_id) is None
         # And the new process keeps it up to date from then on.
         await one_turn(second, (alice, bob), game_id, rng)
         (latest,) = boards(channel, game_id)
@@ -100,8 +100,8 @@ async def test_dm_tip_told_once_across_a_restart(tmp_path):
         assert found is not None
         game_id = int(found.group(1))
         assert len(tips(channel, bob)) == 1
-        assert await first.db.dm_closed(bob.id)
-        assert not await first.db.dm_closed(alice.id)
+        assert await first.db.delivery.dm_closed(bob.id)
+        assert not await first.db.delivery.dm_closed(alice.id)
         rng = random.Random(7)
         players = (alice, bob)
         for _ in range(2):
@@ -121,7 +121,7 @@ async def test_dm_tip_told_once_across_a_restart(tmp_path):
         env.backend.faults.clear()
         other = guild.create_text_channel("other")
         next_game = await challenge_and_accept(env, other, alice, bob)
-        assert not await second.db.dm_closed(bob.id)
+        assert not await second.db.delivery.dm_closed(bob.id)
         record = await second.service.get(next_game)
         assert record.dm_message_ids[record.players.index(bob.id)] is not None
         assert len(tips(other, bob)) == 0

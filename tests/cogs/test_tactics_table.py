@@ -108,7 +108,7 @@ async def arrange(
     d["phase"] = "play"
     game = Game.from_dict(d)
     record = dataclasses.replace(record, game=game)
-    await bot.db.save_game_state(
+    await bot.db.games.save_game_state(
         game_id,
         expected_version=record.version,
         version=record.version,

@@ -1,0 +1,83 @@
+"""``PlayerStore``: players, their (and servers') languages, and the bot's own settings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from bot.storage.rows import UNSET, LanguageScope, Unset
+from bot.storage.sql import Executor, ensure_players
+
+# The table and key column of each language scope: fixed names, never user input.
+_LANGUAGE_TABLES: Final = {"user": ("user_languages", "user_id"), "guild": ("guild_languages", "guild_id")}
+
+
+class PlayerStore:
+    """The ``players``, ``user_languages``, ``guild_languages`` and ``meta`` tables."""
+
+    def __init__(self, db: Executor) -> None:
+        self._db = db
+
+    # -- meta ------------------------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await self._db.one("SELECT value FROM meta WHERE key = $1", key)
+        return None if row is None else str(row["value"])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._db.execute(
+            "INSERT INTO meta (key, value) VALUES ($1, $2)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            key,
+            value,
+        )
+
+    async def delete_meta(self, key: str) -> None:
+        await self._db.execute("DELETE FROM meta WHERE key = $1", key)
+
+    async def meta_keys(self, prefix: str) -> list[str]:
+        """The meta keys that start with ``prefix``, sorted."""
+        rows = await self._db.all(
+            "SELECT key FROM meta WHERE substr(key, 1, length($1)) = $1 ORDER BY key", prefix
+        )
+        return [str(row["key"]) for row in rows]
+
+    # -- players ---------------------------------------------------------------------
+
+    async def ensure_players(self, user_ids: Iterable[int], now: float) -> None:
+        await ensure_players(self._db, user_ids, now)
+
+    # -- languages (migration 6) -----------------------------------------------------
+
+    async def language(self, scope: LanguageScope, scope_id: int) -> tuple[str | None, str | None]:
+        """A user's or a server's ``(chosen, discord)`` language codes (None: unknown)."""
+        table, column = _LANGUAGE_TABLES[scope]
+        row = await self._db.one(f"SELECT chosen, discord FROM {table} WHERE {column} = $1", scope_id)
+        return (None, None) if row is None else (row["chosen"], row["discord"])
+
+    async def set_language(
+        self,
+        scope: LanguageScope,
+        scope_id: int,
+        *,
+        chosen: str | Unset | None = UNSET,
+        discord: str | Unset | None = UNSET,
+        now: float,
+    ) -> None:
+        """Store a chosen language and/or the one Discord reported (UNSET: unchanged)."""
+        table, column = _LANGUAGE_TABLES[scope]
+        async with self._db.atomic():
+            await self._db.execute(
+                f"INSERT INTO {table} ({column}, updated_at) VALUES ($1, $2)"
+                f" ON CONFLICT ({column}) DO NOTHING",
+                scope_id,
+                now,
+            )
+            for name, value in (("chosen", chosen), ("discord", discord)):
+                if not isinstance(value, Unset):
+                    await self._db.execute(
+                        f"UPDATE {table} SET {name} = $1, updated_at = $2 WHERE {column} = $3",
+                        value,
+                        now,
+                        scope_id,
+                    )
