@@ -35,4 +35,5 @@ from rules.rulesets import Ruleset as Ruleset
 from rules.values import Phase as Phase
 from rules.values import Reason as Reason
 from rules.view import PlayerView as PlayerView
+from rules.view import PublicView as PublicView
 from rules.view import StoneView as StoneView

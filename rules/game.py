@@ -65,7 +65,7 @@ from rules.values import Result as Result
 from rules.values import TurnPhase as TurnPhase
 from rules.values import match_points as match_points
 from rules.values import parse_reason as parse_reason
-from rules.view import PlayerView, StoneView
+from rules.view import PlayerView, PublicView, StoneView, public_moves
 
 FORMAT = 1
 STONES = 9
@@ -1045,6 +1045,30 @@ class Game:
             result=self._result,
             version=self.version,
             _legal=legal,
+        )
+
+    def public_view(self) -> PublicView:
+        """What everybody may see (a spectator, the channel's board picture): the same as
+        ``self.view(p).public()`` for either player, without computing legal moves."""
+        return PublicView(
+            options=self.options,
+            stones=self.stones,
+            deck_sizes=self.deck_sizes,
+            hand_sizes=(len(self._hands[0]), len(self._hands[1])),
+            hand_tactics=(
+                sum(1 for c in self._hands[0] if c.is_tactic),
+                sum(1 for c in self._hands[1] if c.is_tactic),
+            ),
+            tactics_played=self.tactics_played,
+            leaders_played=(self._leaders[0], self._leaders[1]),
+            discards=tuple(self.discards),
+            current_player=self.current_player,
+            phase=self.phase,
+            consecutive_passes=self._passes,
+            scout_draws_left=self._scout_left if self._phase == "scout_draw" else 0,
+            last_moves=public_moves(tuple(self._log)),
+            result=self._result,
+            version=self.version,
         )
 
     @classmethod

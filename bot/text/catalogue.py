@@ -802,3 +802,16 @@ CATALOGUE.update(
         "hint.reason.only_move": "there is nothing else",
     }
 )
+
+# ------------------------------------------------- the board and hand as pictures
+# (bot/pictures/: short labels beside a player's name, on a stone, under the cards)
+CATALOGUE.update(
+    {
+        "picture.cards": Plural("{n} card in hand", "{n} cards in hand"),
+        "picture.tactics": Plural("{n} tactic played", "{n} tactics played"),
+        "picture.stones": Plural("{n} stone", "{n} stones"),
+        "picture.to_play": "to play",
+        "picture.winner": "winner",
+        "picture.empty_hand": "No cards in hand",
+    }
+)
