@@ -1,0 +1,26 @@
+"""Tournaments, the pure core: the formats' pairings, standings and brackets.
+
+No I/O, no asyncio, no Discord: values in, values out (``docs/tournaments.md``). The
+storage, the services and the commands are built on top of these functions.
+
+- :mod:`.model`: the value types (:class:`Entrant`, :class:`Pairing`, :class:`GameResult`,
+  :class:`History`) and the time-out withdrawal rule;
+- :mod:`.swiss`: :func:`pair_swiss`, a Swiss round as a maximum-weight matching;
+- :mod:`.round_robin`: Berger tables;
+- :mod:`.knockout`: the seeded bracket, its next round and its text;
+- :mod:`.standings`: points and tie-breaks, and their lines of text.
+"""
+
+from __future__ import annotations
+
+from bot.tournaments.model import (
+    FORMATS,
+    Entrant,
+    Format,
+    GameResult,
+    History,
+    Pairing,
+    withdrawn_for_timeouts,
+)
+
+__all__ = ["FORMATS", "Entrant", "Format", "GameResult", "History", "Pairing", "withdrawn_for_timeouts"]
