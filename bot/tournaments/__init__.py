@@ -22,5 +22,16 @@ from bot.tournaments.model import (
     Pairing,
     withdrawn_for_timeouts,
 )
+from bot.tournaments.swiss import default_swiss_rounds, pair_swiss
 
-__all__ = ["FORMATS", "Entrant", "Format", "GameResult", "History", "Pairing", "withdrawn_for_timeouts"]
+__all__ = [
+    "FORMATS",
+    "Entrant",
+    "Format",
+    "GameResult",
+    "History",
+    "Pairing",
+    "default_swiss_rounds",
+    "pair_swiss",
+    "withdrawn_for_timeouts",
+]
