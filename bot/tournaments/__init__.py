@@ -13,6 +13,7 @@ storage, the services and the commands are built on top of these functions.
 
 from __future__ import annotations
 
+from bot.tournaments.knockout import bracket_text, next_knockout_round, seed_bracket
 from bot.tournaments.model import (
     FORMATS,
     Entrant,
@@ -22,6 +23,7 @@ from bot.tournaments.model import (
     Pairing,
     withdrawn_for_timeouts,
 )
+from bot.tournaments.round_robin import berger_round, round_robin_schedule
 from bot.tournaments.swiss import default_swiss_rounds, pair_swiss
 
 __all__ = [
@@ -31,7 +33,12 @@ __all__ = [
     "GameResult",
     "History",
     "Pairing",
+    "berger_round",
+    "bracket_text",
     "default_swiss_rounds",
+    "next_knockout_round",
     "pair_swiss",
+    "round_robin_schedule",
+    "seed_bracket",
     "withdrawn_for_timeouts",
 ]
