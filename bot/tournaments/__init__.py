@@ -24,6 +24,7 @@ from bot.tournaments.model import (
     withdrawn_for_timeouts,
 )
 from bot.tournaments.round_robin import berger_round, round_robin_schedule
+from bot.tournaments.standings import Standing, standings, standings_lines
 from bot.tournaments.swiss import default_swiss_rounds, pair_swiss
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "GameResult",
     "History",
     "Pairing",
+    "Standing",
     "berger_round",
     "bracket_text",
     "default_swiss_rounds",
@@ -40,5 +42,7 @@ __all__ = [
     "pair_swiss",
     "round_robin_schedule",
     "seed_bracket",
+    "standings",
+    "standings_lines",
     "withdrawn_for_timeouts",
 ]
