@@ -1,4 +1,4 @@
-"""Plain-text rendering of a board and a hand, at most 40 columns wide.
+"""Plain-text rendering of a board and a hand, 40 columns wide unless asked otherwise.
 
 Pure functions of a :class:`rules.view.PlayerView`: no Discord, no I/O. The Discord
 cogs wrap the board in a code block; the terminal game prints it as is.
@@ -24,6 +24,11 @@ Layout (9 stones, one 4-character column each)::
 
 Cards nearest the stone row were played first. ``^``/``v`` before a stone number marks
 its owner (the top or the bottom player); ``M``/``F`` after it marks Mud and Fog.
+
+The Discord board is exactly 40 columns (``WIDTH``). The terminal passes its own
+``width`` (its status lines then use the whole line) and ``whole_names``, so that
+wrapping never cuts a name such as "AI (hard)" in two; the stone columns stay 36
+characters wide at any width.
 """
 
 from __future__ import annotations
@@ -43,7 +48,7 @@ from rules.view import PlayerView, StoneView
 if TYPE_CHECKING:  # the AI is imported only where it runs
     from rules.ai import Hint
 
-WIDTH = 40
+WIDTH = 40  # the Discord board's columns
 CELL = 4  # one stone column: a card right-aligned in 3 characters and a space
 
 
@@ -74,6 +79,16 @@ def _fit(text: str, width: int = WIDTH) -> str:
 
 def _short_name(name: str, width: int = 16) -> str:
     return name if len(name) <= width else name[: width - 1] + "…"
+
+
+# Hand lines keep 24 columns for " (6 cards) tactics: 2"; the legend 6 for "^ " and "  v ".
+# At WIDTH that is 16 and 17 characters of a name, as the Discord board always had.
+def _hand_name_width(width: int) -> int:
+    return width - 24
+
+
+def _legend_name_width(width: int) -> int:
+    return (width - 6) // 2
 
 
 def _move_parts(move: LogMove) -> tuple[str, dict[str, object]]:
@@ -210,14 +225,21 @@ def render_board(
     bottom: int | None = None,
     game_id: int | None = None,
     you: int | None = None,
+    width: int = WIDTH,
+    whole_names: bool = False,
 ) -> str:
-    """The table as text lines (no code fence), at most 40 characters wide.
+    """The table as text lines (no code fence), at most ``width`` characters wide
+    (at least 40: the stone columns take 36).
 
     ``names`` are the players' display names (player 0, player 1). ``bottom`` is the
     player drawn below the stones; by default the view's own player, so each player
     sees their opponent's cards above the stones. ``you``: the player addressed in the
-    second person (see ``render_result``). Only public information is drawn.
+    second person (see ``render_result``). ``whole_names``: long lines
+    wrap between names, never inside one (the terminal; Discord's board keeps the
+    wrapping it always had). Only public information is drawn.
     """
+    width = max(width, WIDTH)
+    keep = tuple(names) if whole_names else None
     if bottom is None:
         bottom = view.player
     top = 1 - bottom
@@ -225,45 +247,54 @@ def render_board(
     hand_sizes = _hand_sizes(view)
     lines: list[str] = []
     if game_id is not None:
-        lines.append(_fit(t("board.title", game_id=game_id, ruleset=_ruleset_title(view))))
-    lines.append(_hand_line(view, names, top, hand_sizes))
+        lines.append(_fit(t("board.title", game_id=game_id, ruleset=_ruleset_title(view)), width))
+    lines.append(_hand_line(view, names, top, hand_sizes, width))
     lines.extend(_card_rows(stones, top, top=True))
     lines.append(_stone_row(stones, bottom))
     lines.extend(_card_rows(stones, bottom, top=False))
-    lines.append(_hand_line(view, names, bottom, hand_sizes))
-    lines.append(
-        _fit(t("board.legend", top=_short_name(names[top], 17), bottom=_short_name(names[bottom], 17)))
+    lines.append(_hand_line(view, names, bottom, hand_sizes, width))
+    name_width = _legend_name_width(width)
+    legend = t(
+        "board.legend", top=_short_name(names[top], name_width), bottom=_short_name(names[bottom], name_width)
     )
+    lines.append(_fit(legend, width))
     if any(_terrain(s) for s in stones):
         lines.append(t("board.terrain"))
     if view.options.tactics:
-        lines.extend(_tactic_lines(view, names, (top, bottom), you))
+        lines.extend(_tactic_lines(view, names, (top, bottom), you, width, keep))
     decks = view.deck_sizes
     if view.options.tactics:
-        lines.append(_fit(t("board.decks", clan=decks[0], tactic=decks[1])))
+        lines.append(_fit(t("board.decks", clan=decks[0], tactic=decks[1]), width))
     else:
-        lines.append(_fit(t("board.deck", clan=decks[0])))
+        lines.append(_fit(t("board.deck", clan=decks[0]), width))
     last = render_last(view.last_moves, names)
     if last:
-        lines.extend(_wrap(t("board.last", text=last)))  # a tactic turn can be long
+        lines.extend(_wrap(t("board.last", text=last), width, keep))  # a tactic turn can be long
     if view.result is not None:
-        for line in _wrap(t("board.over", result=render_result(view.result, names, you=you))):
-            lines.append(line)
+        lines.extend(_wrap(t("board.over", result=render_result(view.result, names, you=you)), width, keep))
     elif view.current_player is not None:
-        lines.append(_fit(t("board.turn", name=names[view.current_player])))
+        lines.append(_fit(t("board.turn", name=names[view.current_player]), width))
     return "\n".join(lines)
 
 
-def _hand_line(view: PlayerView, names: Sequence[str], player: int, hand_sizes: tuple[int, int]) -> str:
+def _hand_line(
+    view: PlayerView, names: Sequence[str], player: int, hand_sizes: tuple[int, int], width: int = WIDTH
+) -> str:
     """``Bob (6 cards)``; with tactics also the tactic cards Bob has played."""
-    line = t("board.hand_size", name=_short_name(names[player]), cards=hand_sizes[player])
+    name = _short_name(names[player], _hand_name_width(width))
+    line = t("board.hand_size", name=name, cards=hand_sizes[player])
     if view.options.tactics:
         line += t("board.hand_tactics", n=view.tactics_played[player])
-    return _fit(line)
+    return _fit(line, width)
 
 
 def _tactic_lines(
-    view: PlayerView, names: Sequence[str], order: tuple[int, int], you: int | None
+    view: PlayerView,
+    names: Sequence[str],
+    order: tuple[int, int],
+    you: int | None,
+    width: int = WIDTH,
+    keep: Sequence[str] | None = None,
 ) -> list[str]:
     """The ruses each side has played and the other cards lying face up in the discard.
     (Morale and terrain cards in play are drawn at their stones.)"""
@@ -279,11 +310,13 @@ def _tactic_lines(
         if ruses[p]:
             cards = " ".join(card_text(c) for c in ruses[p])
             if p == you:
-                lines.extend(_wrap(t("board.your_ruses", cards=cards)))
+                lines.extend(_wrap(t("board.your_ruses", cards=cards), width, keep))
             else:
-                lines.extend(_wrap(t("board.ruses", name=_short_name(names[p]), cards=cards)))
+                name = _short_name(names[p], _hand_name_width(width))
+                lines.extend(_wrap(t("board.ruses", name=name, cards=cards), width, keep))
     if discarded:
-        lines.extend(_wrap(t("board.discarded", cards=" ".join(card_text(c) for c in discarded))))
+        discards = t("board.discarded", cards=" ".join(card_text(c) for c in discarded))
+        lines.extend(_wrap(discards, width, keep))
     return lines
 
 
@@ -298,11 +331,19 @@ def _hand_sizes(view: PlayerView) -> tuple[int, int]:
     return sizes[0], sizes[1]
 
 
-def _wrap(text: str, width: int = WIDTH) -> list[str]:
-    """Greedy word wrap (the board's long lines: results)."""
+def _wrap(text: str, width: int = WIDTH, keep: Sequence[str] | None = None) -> list[str]:
+    """Greedy word wrap (the board's long lines: results).
+
+    With ``keep`` (the terminal), lines break only at ordinary spaces: never inside one
+    of the names in ``keep`` ("AI (hard)") nor at a no-break space (French "Tour\u00a0:").
+    Without it, at any whitespace, as the Discord board always has."""
+    glue = "\x00"  # stands for a space inside a kept name while the text is split
+    for name in sorted({n for n in keep or () if " " in n}, key=len, reverse=True):
+        text = text.replace(name, name.replace(" ", glue))
+    words = text.split() if keep is None else [w for w in text.split(" ") if w]
     lines: list[str] = []
     current = ""
-    for word in text.split():
+    for word in words:
         if current and len(current) + 1 + len(word) > width:
             lines.append(current)
             current = word
@@ -310,7 +351,13 @@ def _wrap(text: str, width: int = WIDTH) -> list[str]:
             current = f"{current} {word}" if current else word
     if current:
         lines.append(current)
-    return [_fit(line, width) for line in lines]
+    return [_fit(line.replace(glue, " "), width) for line in lines]
+
+
+def wrap(text: str, width: int, names: Sequence[str] = ()) -> str:
+    """``text`` wrapped at ``width`` columns, each of its lines on its own, never inside
+    one of ``names`` (the terminal's narration and messages)."""
+    return "\n".join("\n".join(_wrap(line, width, tuple(names)) or [""]) for line in text.splitlines())
 
 
 def describe_hint(hint: Hint) -> str:

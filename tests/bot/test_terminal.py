@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import random
 import signal
 import subprocess
@@ -155,7 +156,7 @@ def test_ctrl_c_at_the_prompt_exits_without_a_traceback() -> None:
 # ------------------------------------------------------------------ --replay FILE
 
 
-def _record_file(tmp_path, seed: int = 12) -> tuple[str, Game]:
+def _record_file(tmp_path, seed: int = 12, names: tuple[str, str] = ("Alice", "Bob")) -> tuple[str, Game]:
     from bot.archive.record_file import RecordFile, RecordPlayer, export_game
 
     game = Game.new(seed, GameOptions(tactics=True))
@@ -166,7 +167,7 @@ def _record_file(tmp_path, seed: int = 12) -> tuple[str, Game]:
     record = RecordFile(
         options=game.options,
         seed=seed,
-        players=(RecordPlayer(1, "Alice"), RecordPlayer(2, "Bob")),
+        players=(RecordPlayer(1, names[0]), RecordPlayer(2, names[1])),
         first_player=game.first_player,
         result=game.result,
         moves=tuple((p, str(m)) for p, m in game.log),
@@ -182,6 +183,7 @@ def _steps(text: str) -> list[str]:
 
 
 def test_replay_steps_through_a_record_with_both_hands(tmp_path) -> None:
+    from bot.cli.terminal import terminal_width
     from bot.text.render import card_text, render_board, sort_hand
 
     path, game = _record_file(tmp_path)
@@ -210,8 +212,10 @@ def test_replay_steps_through_a_record_with_both_hands(tmp_path) -> None:
         for state in (dealt, game):
             cards = " ".join(card_text(c) for c in sort_hand(state.hand(player)))
             assert f"{name}'s hand: {cards or '(empty)'}" in text
-    assert render_board(game.view(0), ("Alice", "Bob"), bottom=0) in text
-    assert render_board(game.view(1), ("Alice", "Bob"), bottom=1) in text  # turned round
+    # The board's status lines use the terminal's width.
+    wide = {"width": terminal_width(), "whole_names": True}
+    assert render_board(game.view(0), ("Alice", "Bob"), bottom=0, **wide) in text
+    assert render_board(game.view(1), ("Alice", "Bob"), bottom=1, **wide) in text  # turned round
 
 
 def test_replay_of_a_bad_file_says_why(tmp_path) -> None:
@@ -303,3 +307,49 @@ def test_help_describes_every_option() -> None:
     words = " ".join(proc.stdout.split())  # argparse wraps to the terminal's width
     assert "two players taking turns" in words and "start of your turn" in words
     assert "hands of 7" in words and "strength" in words
+
+
+# ------------------------------------------------------------ the terminal's width
+
+
+def run_wide(stdin: str, *args: str, columns: int = 120) -> str:
+    """The real prompt in a terminal of ``columns`` columns."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot.cli.terminal", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "COLUMNS": str(columns)},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    return proc.stdout
+
+
+def test_a_wide_terminal_shows_long_names_whole(tmp_path) -> None:
+    # Was: status lines wrapped at 40 columns in any terminal, cutting names in two
+    # ("Last: Anna-Lena von" / "Hohenzollern played ...") or short ("Anna-Lena von H…").
+    names = ("Anna-Lena von Hohenzollern", "Jean-Baptiste Poquelin")
+    path, _ = _record_file(tmp_path, seed=12, names=names)
+    out = run_wide("\n\ne\n", "--replay", path, "--lang", "en")
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 120
+    assert "…" not in out
+    for line in lines:
+        for name in names:
+            for part in name.split():
+                if part in line:
+                    assert name in line, line  # every mention of a name is the whole name
+    for name in names:
+        assert any(line.startswith(f"{name} (") for line in lines)  # the hand-size lines
+    assert f"^ {names[1]}  v {names[0]}" in lines
+    assert any(line.startswith("Last: ") and len(line) > 40 for line in lines)
+
+
+def test_the_board_at_40_columns_is_the_discord_board() -> None:
+    from bot.text.render import render_board
+
+    game = Game.new(3, GameOptions(tactics=True))
+    names = ("Anna-Lena von Hohenzollern", "AI (hard)")
+    assert render_board(game.view(0), names, width=40) == render_board(game.view(0), names)
