@@ -146,7 +146,8 @@ class Terminal:
         self.game, self.humans, self.names, self.level, self.seed = game, humans, names, level, seed
         self.inp, self.out = inp, out
         self.width = terminal_width() if width is None else width
-        # That player reads "You win" and "Your ruses" rather than "You wins", "You's ruses".
+        # That player reads "You win", "Your ruses" and "Du hast R7 an 3 gespielt" rather
+        # than "You wins", "You's ruses" and "Du spielte R7 an 3".
         self.you = names.index(_you()) if _you() in names else None
 
     def say(self, text: str = "") -> None:
@@ -199,7 +200,10 @@ class Terminal:
                 continue
             if word in ("quit", "exit", "q", "resign"):
                 game.resign(p)
-                self.tell(t("terminal.resigned", name=self.names[p]))
+                if p == self.you:
+                    self.tell(t("terminal.resigned.you"))
+                else:
+                    self.tell(t("terminal.resigned", name=self.names[p]))
                 break
             if word in ("help", "h", "?"):
                 self.say(t("terminal.help"))
@@ -233,9 +237,13 @@ class Terminal:
             if applied.drawn is not None and player in self.humans and len(self.humans) == 1:
                 self.tell(t("terminal.drew", card=card_text(applied.drawn)))
         elif player not in self.humans or isinstance(move, Claim) or not isinstance(move, PlayCard):
-            self.tell(render_move(player, move, self.names))
+            self.tell(render_move(player, move, self.names, you=self.you))
         for stone, owner in applied.decided:
-            if not isinstance(move, Claim):
+            if isinstance(move, Claim):
+                continue
+            if owner == self.you:
+                self.tell(t("terminal.stone_to.you", stone=stone))
+            else:
                 self.tell(t("terminal.stone_to", stone=stone, name=self.names[owner]))
 
 

@@ -6,6 +6,7 @@ cogs wrap the board in a code block; the terminal game prints it as is.
     render_board(view, names=("Alice", "Bob"))   # the table, the viewer at the bottom
     render_hand(view)                            # "B2 G7 R7 Leader" (command notation)
     render_move(player, move, names)             # "Alice played R7 at 3"
+    render_move(0, move, names, you=0)           # "You played R7 at 3" (second person)
 
 A board never shows a hand: only the cards on the table, hand sizes and deck sizes, so
 it is safe for a public channel whichever player's view it is drawn from.
@@ -37,7 +38,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from bot.text import notation
-from bot.text.catalogue import t
+from bot.text.catalogue import CATALOGUE, t
 from rules.cards import Card, TacticCard, TacticKind, parse_card
 from rules.errors import NotationError
 from rules.game import LogMove, Resign, Result
@@ -125,13 +126,17 @@ def _move_parts(move: LogMove) -> tuple[str, dict[str, object]]:
     return "forfeit", {}
 
 
-def render_move(player: int, move: LogMove | None, names: Sequence[str]) -> str:
+def render_move(player: int, move: LogMove | None, names: Sequence[str], *, you: int | None = None) -> str:
     """One public move as a sentence: ``"Alice played R7 at 3"``. A draw never says
     which card was drawn, a Scout's return never which cards went back (None: a move
-    the viewer may not see)."""
-    if move is None:
-        return t("move.return", name=names[player])
-    key, params = _move_parts(move)
+    the viewer may not see).
+
+    ``you``: the player addressed in the second person (the terminal's "You"): their
+    moves have their own texts (``move.<kind>.you``: "Du hast R7 an 3 gespielt"), since
+    a pronoun put into a third-person sentence is wrong in German and French."""
+    key, params = ("return", {}) if move is None else _move_parts(move)
+    if player == you:
+        return t(f"move.{key}.you", **params)
     return t(f"move.{key}", name=names[player], **params)
 
 
@@ -156,25 +161,36 @@ def last_turn(moves: Sequence[tuple[int, LogMove | None]]) -> tuple[int, list[Lo
     return player, turn
 
 
-def render_last(moves: Sequence[tuple[int, LogMove | None]], names: Sequence[str]) -> str | None:
-    """The latest turn in one line (``"Bob claimed stone 4, Bob played G3 at 2"``)."""
+def render_last(
+    moves: Sequence[tuple[int, LogMove | None]], names: Sequence[str], *, you: int | None = None
+) -> str | None:
+    """The latest turn in one line (``"Bob claimed stone 4, Bob played G3 at 2"``);
+    ``you`` as in :func:`render_move`."""
     found = last_turn(moves)
     if found is None or not found[1]:
         return None
     player, turn = found
-    return "; ".join(render_move(player, m, names) for m in turn)
+    return "; ".join(render_move(player, m, names, you=you) for m in turn)
 
 
 def render_result(result: Result | None, names: Sequence[str], *, you: int | None = None) -> str:
     """The end of a game as a sentence. ``you``: the player addressed as "you" (whose
-    name is "You", as in the terminal game), for "You win" rather than "You wins"."""
+    name is "You", as in the terminal game), for "You win" rather than "You wins", and
+    "You resigned; ..." rather than "Du hat aufgegeben; ..." (the results that name the
+    loser: ``result.you_lose.*``)."""
     if result is None:
         return ""
     winner, stones = result.winner, result.stones
     if winner is None:
         return t("result.draw")
+    if winner == you:
+        kind = "you_win"
+    elif 1 - winner == you and f"result.you_lose.{result.reason}" in CATALOGUE:
+        kind = "you_lose"
+    else:
+        kind = "win"
     return t(
-        f"result.{'you_win' if winner == you else 'win'}.{result.reason}",
+        f"result.{kind}.{result.reason}",
         winner=names[winner],
         loser=names[1 - winner],
         n0=stones[winner],
@@ -234,7 +250,7 @@ def render_board(
     ``names`` are the players' display names (player 0, player 1). ``bottom`` is the
     player drawn below the stones; by default the view's own player, so each player
     sees their opponent's cards above the stones. ``you``: the player addressed in the
-    second person (see ``render_result``). ``whole_names``: long lines
+    second person (see ``render_move``, ``render_result``). ``whole_names``: long lines
     wrap between names, never inside one (the terminal; Discord's board keeps the
     wrapping it always had). Only public information is drawn.
     """
@@ -267,7 +283,7 @@ def render_board(
         lines.append(_fit(t("board.decks", clan=decks[0], tactic=decks[1]), width))
     else:
         lines.append(_fit(t("board.deck", clan=decks[0]), width))
-    last = render_last(view.last_moves, names)
+    last = render_last(view.last_moves, names, you=you)
     if last:
         lines.extend(_wrap(t("board.last", text=last), width, keep))  # a tactic turn can be long
     if view.result is not None:

@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from bot.cli.terminal import Terminal, main, parse_input
+from bot.text.catalogue import t
 from rules.cards import parse_card
 from rules.game import Game, GameOptions
 from rules.moves import Claim, Draw, Pass, PlayCard, Scout
@@ -309,7 +310,7 @@ def test_help_describes_every_option() -> None:
     assert "hands of 7" in words and "strength" in words
 
 
-# ------------------------------------------------------------ the terminal's width
+# ------------------------------------------ the terminal's width, the second person
 
 
 def run_wide(stdin: str, *args: str, columns: int = 120) -> str:
@@ -353,3 +354,155 @@ def test_the_board_at_40_columns_is_the_discord_board() -> None:
     game = Game.new(3, GameOptions(tactics=True))
     names = ("Anna-Lena von Hohenzollern", "AI (hard)")
     assert render_board(game.view(0), names, width=40) == render_board(game.view(0), names)
+
+
+def _first_play(language: str) -> tuple[str, PlayCard]:
+    """The first play the terminal offers in ``--seed 3 --first me --tactics``, typed in
+    ``language``."""
+    from bot.text import i18n
+    from bot.text.notation import move_text
+
+    game = Game.new(3, GameOptions(tactics=True), first_player=0)
+    play = next(m for m in game.legal_moves() if isinstance(m, PlayCard))
+    with i18n.use(language):
+        return move_text(play), play
+
+
+SECOND_PERSON = {
+    # language: the board's last turn after the play, then after resigning; the
+    # resignation; the result ({card} and {stone}: the play; the AI plays "random").
+    "en": (
+        "Last: You played {card} at {stone}",
+        "Last: You played {card} at {stone}; You resigned",
+        "You resigned.",
+        "Game over: You resigned; AI (random) wins.",
+    ),
+    "de": (
+        "Zuletzt: Du hast {card} an {stone} gespielt",
+        "Zuletzt: Du hast {card} an {stone} gespielt; Du hast aufgegeben",
+        "Du hast aufgegeben.",
+        "Spielende: Du hast aufgegeben; KI (zufällig) gewinnt.",
+    ),
+    "fr": (
+        "Dernier\xa0: Tu as joué {card} en {stone}",
+        "Dernier\xa0: Tu as joué {card} en {stone}; Tu as abandonné",
+        "Tu as abandonné.",
+        "Partie terminée\xa0: Tu as abandonné\xa0; IA (aléatoire) gagne.",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(SECOND_PERSON))
+def test_the_player_at_the_keyboard_is_narrated_in_the_second_person(language: str) -> None:
+    # Was: "Du spielte V9 an 5", "Du hat aufgegeben", "Toi a abandonné": a pronoun put
+    # into third-person sentences; and the result wrapped at 40 columns inside "KI (zufällig)".
+    from bot.text import i18n
+    from bot.text.render import card_text
+
+    typed, play = _first_play(language)
+    with i18n.use(language):
+        card = card_text(play.card)
+    args = ("--seed", "3", "--first", "me", "--tactics", "--level", "random", "--lang", language)
+    out = run_wide(f"{typed}\nquit\n", *args)
+    lines = out.splitlines()
+    played, last, resigned, result = SECOND_PERSON[language]
+    assert played.format(card=card, stone=play.stone) in lines  # the board before the draw
+    assert last.format(card=card, stone=play.stone) in lines  # the final board
+    assert any(line.endswith(resigned) for line in lines)  # after the prompt
+    assert result in lines
+    for wrong in ("Du spielte", "Du hat ", "Du gab", "Toi a ", "Toi abandonne"):
+        assert wrong not in out
+
+
+# Every kind of move and result, as the player at the keyboard reads it.
+YOUR_MOVES = {
+    "en": [
+        "You played R7 at 3", "You claimed stone 4", "You passed", "You drew a card",
+        "You drew a tactic card", "You ended your turn (both decks are empty)", "You played Scout",
+        "You put two cards back", "You redeployed R7 from 3 to 5", "You redeployed R7 from 3 to the discard",
+        "You sent a Deserter: R7 at 3 discarded", "You turned a Traitor: R7 from 3 to 5",
+        "You resigned", "You ran out of time", "You put two cards back",
+    ],
+    "de": [
+        "Du hast R7 an 3 gespielt", "Du hast Stein 4 beansprucht", "Du hast gepasst",
+        "Du hast eine Karte gezogen", "Du hast eine Taktikkarte gezogen",
+        "Du hast deinen Zug beendet (beide Stapel sind leer)", "Du hast Kundschafter gespielt",
+        "Du hast zwei Karten zurückgelegt", "Du hast R7 von 3 nach 5 umgruppiert",
+        "Du hast R7 von 3 auf den Ablagestapel umgruppiert",
+        "Du hast Deserteur gespielt: R7 an 3 abgelegt", "Du hast Verräter gespielt: R7 von 3 nach 5",
+        "Du hast aufgegeben", "Du hast auf Zeit verloren", "Du hast zwei Karten zurückgelegt",
+    ],
+    "fr": [
+        "Tu as joué R7 en 3", "Tu as revendiqué la borne 4", "Tu as passé", "Tu as pioché une carte",
+        "Tu as pioché une carte Tactique", "Tu as fini ton tour (les deux pioches sont vides)",
+        "Tu as joué Éclaireur", "Tu as reposé deux cartes", "Tu as redéployé R7 de 3 à 5",
+        "Tu as redéployé R7 de 3 vers la défausse", "Tu as joué Déserteur\xa0: défausse de R7 en 3",
+        "Tu as joué Traître\xa0: R7 de 3 à 5", "Tu as abandonné", "Tu as perdu au temps",
+        "Tu as reposé deux cartes",
+    ],
+}  # fmt: skip
+
+
+def _every_kind_of_move() -> list:
+    from rules.game import Forfeit, Resign
+    from rules.moves import Deserter, Redeploy, ScoutReturn, Traitor
+
+    r7 = parse_card("R7")
+    return [
+        PlayCard(r7, 3), Claim(4), Pass(), Draw("clan"), Draw("tactic"), Draw(None), Scout(),
+        ScoutReturn((r7, parse_card("Fog"))), Redeploy(r7, 3, 5), Redeploy(r7, 3, None),
+        Deserter(r7, 3), Traitor(r7, 3, 5), Resign(), Forfeit(),
+        None,  # a move the reader may not see: the opponent's Scout return
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("language", sorted(YOUR_MOVES))
+def test_every_move_of_yours_has_a_sentence_of_its_own(language: str) -> None:
+    # Was: the third-person sentence with "Du"/"Toi" as its subject.
+    from bot.text import i18n
+    from bot.text.render import render_move
+
+    r7 = parse_card("R7")
+    with i18n.use(language):
+        names = (t("terminal.you"), "Bob")
+        assert [render_move(0, m, names, you=0) for m in _every_kind_of_move()] == YOUR_MOVES[language]
+        # The other player's moves keep their name; Discord (no ``you``) is unchanged.
+        assert all(render_move(1, m, names, you=0).startswith("Bob") for m in _every_kind_of_move())
+        assert render_move(0, PlayCard(r7, 3), ("Alice", "Bob")).startswith("Alice")
+
+
+YOUR_RESULTS = {
+    # resigned, timeout, won by three adjacent stones, lost by five stones
+    "en": ["You resigned; Bob wins.", "You ran out of time; Bob wins.",
+           "You win with three adjacent stones.", "Bob wins with five stones."],
+    "de": ["Du hast aufgegeben; Bob gewinnt.", "Du hast die Zeit überschritten; Bob gewinnt.",
+           "Du gewinnst mit drei benachbarten Steinen.", "Bob gewinnt mit fünf Steinen."],
+    "fr": ["Tu as abandonné\xa0; Bob gagne.", "Tu as dépassé le temps\xa0; Bob gagne.",
+           "Tu gagnes avec trois bornes adjacentes.", "Bob gagne avec cinq bornes."],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", sorted(YOUR_RESULTS))
+def test_every_result_addresses_you_in_the_second_person(language: str) -> None:
+    from bot.text import i18n
+    from bot.text.render import render_result
+    from rules.game import Result
+
+    results = [Result(1, "resigned", (0, 0)), Result(1, "timeout", (1, 2)),
+               Result(0, "three_adjacent", (3, 1)), Result(1, "five_stones", (1, 5))]  # fmt: skip
+    with i18n.use(language):
+        names = (t("terminal.you"), "Bob")
+        assert [render_result(r, names, you=0) for r in results] == YOUR_RESULTS[language]
+
+
+def test_a_claim_that_wins_is_narrated_in_german_through_the_prompt() -> None:
+    from bot.text import i18n
+
+    game = position(hands=("R1 Y1", "G1 Y2"), sides={3: ("P7 P8 P9", "G4 G5")}, owners={1: 0, 2: 0})
+    out = io.StringIO()
+    with i18n.use("de"):
+        Terminal(game, {0}, ("Du", "KI (schwer)"), "easy", 1, io.StringIO("c3\n"), out).run()
+    lines = out.getvalue().splitlines()
+    assert "Du> Du hast Stein 3 beansprucht" in lines
+    assert "Zuletzt: Du hast Stein 3 beansprucht" in lines
+    assert "Spielende: Du gewinnst mit drei benachbarten Steinen." in lines
