@@ -12,7 +12,8 @@ prompt; ``quit`` resigns; end of input or Ctrl+C leaves.
 
 Status and narration lines use the terminal's width (40 to 120 columns, ``COLUMNS``
 or the terminal's own size) and break between names, never inside one; the stone
-columns keep the Discord board's 36.
+columns keep the Discord board's 36. ``help`` also explains the board's marks and
+abbreviations, and a line under the board names the abbreviated cards on it.
 
 ``--replay FILE`` steps through a finished game saved with ``/schotten export`` (the
 ``schotten-record`` format, ``docs/game-records.md``): Enter goes forward, ``b`` back,
@@ -36,8 +37,10 @@ from bot.text.notation import move_text, read_move
 from bot.text.render import (
     card_text,
     describe_hint,
+    render_abbreviations,
     render_board,
     render_hand,
+    render_legend,
     render_move,
     sort_hand,
     wrap,
@@ -164,6 +167,9 @@ class Terminal:
         view = self.game.view(player)
         self.say()
         self.say(self.board(view))
+        abbreviations = render_abbreviations(view)
+        if abbreviations:
+            self.tell(abbreviations)
         self.tell(t("terminal.hand", cards=render_hand(view)))
         claims = [str(m.stone) for m in view.legal_moves() if isinstance(m, Claim)]
         if claims:
@@ -207,6 +213,7 @@ class Terminal:
                 break
             if word in ("help", "h", "?"):
                 self.say(t("terminal.help"))
+                self.say(render_legend())
                 continue
             if word in ("board", "b", "hand"):
                 shown_for = None

@@ -723,6 +723,25 @@ CATALOGUE.update(
             "Other: board, hand, moves (your legal moves), hint (the hard AI's suggestion), help, quit"
         ),
         "terminal.you": "You",
+        # The board's marks and abbreviations (help, and a line under the board).
+        "legend.board": (
+            "On the board:\n"
+            "  ^3, v3: stone 3 belongs to the player above (^) or below (v)\n"
+            "  3M, 3F: Mud (M) or Fog (F) at stone 3\n"
+            "  .: an empty place\n"
+            "  {example}: a clan card, colour letter and value\n"
+            "  {colours}\n"
+            "  {morale}\n"
+            '  "{tactics}" after a name: how many tactic cards that player has played'
+        ),
+        "legend.abbreviation": "{short} = {name}",
+        "legend.on_board": "On the board: {cards}",
+        "legend.colour.R": "red",
+        "legend.colour.O": "orange",
+        "legend.colour.Y": "yellow",
+        "legend.colour.G": "green",
+        "legend.colour.B": "blue",
+        "legend.colour.P": "purple",
         "terminal.ai": "AI ({level})",
         "terminal.player": "Player {n}",
         "terminal.welcome": "Schotten-Totten, seed {seed}. Type 'help' for the commands.",

@@ -24,7 +24,8 @@ Layout (9 stones, one 4-character column each)::
     Last: Bob played B3 at 3
 
 Cards nearest the stone row were played first. ``^``/``v`` before a stone number marks
-its owner (the top or the bottom player); ``M``/``F`` after it marks Mud and Fog.
+its owner (the top or the bottom player); ``M``/``F`` after it marks Mud and Fog
+(:func:`render_legend` explains the marks and abbreviations in the current language).
 
 The Discord board is exactly 40 columns (``WIDTH``). The terminal passes its own
 ``width`` (its status lines then use the whole line) and ``whole_names``, so that
@@ -39,7 +40,7 @@ from typing import TYPE_CHECKING
 
 from bot.text import notation
 from bot.text.catalogue import CATALOGUE, t
-from rules.cards import Card, TacticCard, TacticKind, parse_card
+from rules.cards import CARDS_BY_ID, Card, TacticCard, TacticKind, parse_card
 from rules.errors import NotationError
 from rules.game import LogMove, Resign, Result
 from rules.moves import Claim, Deserter, Draw, Move, Pass, PlayCard, Redeploy, Scout, ScoutReturn, Traitor
@@ -334,6 +335,47 @@ def _tactic_lines(
         discards = t("board.discarded", cards=" ".join(card_text(c) for c in discarded))
         lines.extend(_wrap(discards, width, keep))
     return lines
+
+
+# The tactic cards that lie in the stone columns, abbreviated (terrain shows as M/F marks).
+_COLUMN_TACTICS = (TacticKind.MORALE,)
+
+
+def _abbreviated(card: Card) -> bool:
+    return isinstance(card, TacticCard) and card.kind in _COLUMN_TACTICS
+
+
+def _abbreviations(cards: Iterable[Card]) -> str:
+    """``"Ldr = Leader, Rnf = Reinforcement"``: each card once, in the deck's order."""
+    unique = sorted({c.id: c for c in cards}.values(), key=lambda c: c.id)
+    seen: dict[str, str] = {}
+    for card in unique:
+        seen.setdefault(short_card(card), card_text(card))
+    return ", ".join(t("legend.abbreviation", short=short, name=name) for short, name in seen.items())
+
+
+def render_abbreviations(view: PlayerView) -> str | None:
+    """A line under the terminal's board naming the abbreviated cards on it
+    (``"Anf = Anführer, Vst = Verstärkung"``), or None when there are none."""
+    cards = [c for s in view.stones for side in s.sides for c in side if _abbreviated(c)]
+    return t("legend.on_board", cards=_abbreviations(cards)) if cards else None
+
+
+def render_legend() -> str:
+    """What the board's marks and abbreviations mean, in the current language (the
+    terminal's ``help``)."""
+    colours = ", ".join(
+        t("legend.abbreviation", short=notation.colour_letter(c), name=t(f"legend.colour.{c}"))
+        for c in "ROYGBP"
+    )
+    morale = _abbreviations(c for c in CARDS_BY_ID if _abbreviated(c))
+    return t(
+        "legend.board",
+        colours=colours,
+        example=card_text(parse_card("R7")),
+        morale=morale,
+        tactics=t("board.hand_tactics", n=2).strip(),
+    )
 
 
 def _ruleset_title(view: PlayerView) -> str:

@@ -310,7 +310,7 @@ def test_help_describes_every_option() -> None:
     assert "hands of 7" in words and "strength" in words
 
 
-# ------------------------------------------ the terminal's width, the second person
+# ------------------------------------- the terminal's width, second person, abbreviations
 
 
 def run_wide(stdin: str, *args: str, columns: int = 120) -> str:
@@ -412,6 +412,44 @@ def test_the_player_at_the_keyboard_is_narrated_in_the_second_person(language: s
     assert result in lines
     for wrong in ("Du spielte", "Du hat ", "Du gab", "Toi a ", "Toi abandonne"):
         assert wrong not in out
+
+
+HELP_EXPLAINS = {
+    "en": ["Ldr = Leader", "Rnf = Reinforcement", "Shb = ShieldBearer", "R = red", "P = purple",
+           "^3, v3: stone 3 belongs to the player above (^) or below (v)", "3M, 3F: Mud (M) or Fog (F)",
+           '"tactics: 2" after a name'],
+    "de": ["Anf = Anführer", "Vst = Verstärkung", "Sch = Schildträger", "G = gelb", "N = grün",
+           "V = violett", "^3, v3: Stein 3 gehört dem Spieler oben (^) oder unten (v)",
+           "3M, 3F: Schlamm (M) oder Nebel (F)", '"Taktik: 2" nach einem Namen'],
+    "fr": ["Chf = Chef", "Ren = Renfort", "Pbo = Porte-bouclier", "J = jaune", "V = vert",
+           "P = pourpre", "^3, v3\xa0: la borne 3 appartient au joueur du haut (^) ou du bas (v)",
+           "3M, 3F\xa0: Boue (M) ou Brouillard (F)", "«\xa0Tactique\xa0: 2\xa0» après un nom"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", sorted(HELP_EXPLAINS))
+def test_help_explains_the_boards_abbreviations(language: str) -> None:
+    # Was: "Vst", "Anf", "^4", "3M" and "tactics: 2" on the board, explained nowhere.
+    out = run_wide("help\nquit\n", "--seed", "3", "--first", "me", "--tactics", "--lang", language)
+    for text in HELP_EXPLAINS[language]:
+        assert text in out, text
+
+
+@pytest.mark.parametrize(
+    ("language", "line"),
+    [("en", "On the board: Ldr = Leader, Rnf = Reinforcement"),
+     ("de", "Auf dem Spielfeld: Anf = Anführer, Vst = Verstärkung"),
+     ("fr", "Sur le plateau\xa0: Chf = Chef, Ren = Renfort")],
+)  # fmt: skip
+def test_a_line_under_the_board_names_the_abbreviated_cards_on_it(language: str, line: str) -> None:
+    from bot.text import i18n
+
+    game = position(options=GameOptions(tactics=True), hands=("R1 Y1", "G1 Y2"),
+                    sides={2: ("Reinforcement", ""), 5: ("B3", "Leader")})  # fmt: skip
+    out = io.StringIO()
+    with i18n.use(language):
+        Terminal(game, {0}, (t("terminal.you"), "AI"), "easy", 1, io.StringIO(""), out).run()
+    assert line in out.getvalue().splitlines()
 
 
 # Every kind of move and result, as the player at the keyboard reads it.
