@@ -10,6 +10,11 @@ the log notation (``play R7 3``, ``claim 3``, ``draw clan``, ...) or short forms
 (``R7 3``, ``c3``, ``p``, ``d``); ``help`` lists them. Bad input gets a message and a new
 prompt; ``quit`` resigns; end of input or Ctrl+C leaves.
 
+Status and narration lines use the terminal's width (40 to 120 columns, ``COLUMNS``
+or the terminal's own size) and break between names, never inside one; the stone
+columns keep the Discord board's 36. ``help`` also explains the board's marks and
+abbreviations, and a line under the board names the abbreviated cards on it.
+
 ``--replay FILE`` steps through a finished game saved with ``/schotten export`` (the
 ``schotten-record`` format, ``docs/game-records.md``): Enter goes forward, ``b`` back,
 ``q`` quits (``replay`` below). The game is over, so both hands are shown.
@@ -21,6 +26,7 @@ import argparse
 import os
 import random
 import re
+import shutil
 import sys
 from typing import TextIO
 
@@ -28,17 +34,36 @@ from bot.archive.record_file import RecordError, RecordFile, parse_record
 from bot.text import i18n
 from bot.text.catalogue import error_text, t
 from bot.text.notation import move_text, read_move
-from bot.text.render import card_text, describe_hint, render_board, render_hand, render_move, sort_hand
+from bot.text.render import (
+    card_text,
+    describe_hint,
+    render_abbreviations,
+    render_board,
+    render_hand,
+    render_legend,
+    render_move,
+    sort_hand,
+    wrap,
+)
 from rules.ai import LEVELS, choose_move, hint
 from rules.errors import IllegalMove, NotationError
 from rules.game import Game, GameOptions
 from rules.moves import Claim, Draw, Move, PlayCard, ScoutReturn, parse_move
 from rules.rulesets import RULESETS
+from rules.view import PlayerView
 
 
 def _you() -> str:
     """The name of the one player at the keyboard against the AI."""
     return t("terminal.you")
+
+
+MIN_WIDTH, MAX_WIDTH = 40, 120  # the board's stone columns need 36; longer lines are hard to read
+
+
+def terminal_width() -> int:
+    """The columns the status lines may use: the terminal's, within 40..120."""
+    return max(MIN_WIDTH, min(MAX_WIDTH, shutil.get_terminal_size().columns))
 
 
 ECHO_LIMIT = 40  # characters of the player's input repeated in a message
@@ -120,23 +145,35 @@ def describe_moves(moves: list[Move]) -> str:
 
 class Terminal:
     def __init__(self, game: Game, humans: set[int], names: tuple[str, str], level: str, seed: int,
-                 inp: TextIO, out: TextIO) -> None:  # fmt: skip
+                 inp: TextIO, out: TextIO, width: int | None = None) -> None:  # fmt: skip
         self.game, self.humans, self.names, self.level, self.seed = game, humans, names, level, seed
         self.inp, self.out = inp, out
-        # That player reads "You win" and "Your ruses" rather than "You wins", "You's ruses".
+        self.width = terminal_width() if width is None else width
+        # That player reads "You win", "Your ruses" and "Du hast R7 an 3 gespielt" rather
+        # than "You wins", "You's ruses" and "Du spielte R7 an 3".
         self.you = names.index(_you()) if _you() in names else None
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
 
+    def tell(self, text: str) -> None:
+        """A status or narration line, wrapped at the terminal's width between names."""
+        self.say(wrap(text, self.width, self.names))
+
+    def board(self, view: PlayerView) -> str:
+        return render_board(view, self.names, you=self.you, width=self.width, whole_names=True)
+
     def show(self, player: int) -> None:
         view = self.game.view(player)
         self.say()
-        self.say(render_board(view, self.names, you=self.you))
-        self.say(t("terminal.hand", cards=render_hand(view)))
+        self.say(self.board(view))
+        abbreviations = render_abbreviations(view)
+        if abbreviations:
+            self.tell(abbreviations)
+        self.tell(t("terminal.hand", cards=render_hand(view)))
         claims = [str(m.stone) for m in view.legal_moves() if isinstance(m, Claim)]
         if claims:
-            self.say(t("terminal.can_claim", stones=", ".join(claims)))
+            self.tell(t("terminal.can_claim", stones=", ".join(claims)))
 
     def run(self) -> int:
         game = self.game
@@ -156,7 +193,7 @@ class Terminal:
                 self.show(p)
                 shown_for = (p, game.version)
                 if any(isinstance(m, ScoutReturn) for m in game.legal_moves()):
-                    self.say(t("terminal.scout_return"))
+                    self.tell(t("terminal.scout_return"))
             self.out.write(f"{self.names[p]}> ")
             self.out.flush()
             line = self.inp.readline()
@@ -169,70 +206,84 @@ class Terminal:
                 continue
             if word in ("quit", "exit", "q", "resign"):
                 game.resign(p)
-                self.say(t("terminal.resigned", name=self.names[p]))
+                if p == self.you:
+                    self.tell(t("terminal.resigned.you"))
+                else:
+                    self.tell(t("terminal.resigned", name=self.names[p]))
                 break
             if word in ("help", "h", "?"):
                 self.say(t("terminal.help"))
+                self.say(render_legend())
                 continue
             if word in ("board", "b", "hand"):
                 shown_for = None
                 continue
             if word in ("moves", "m"):
-                self.say(describe_moves(game.legal_moves()))
+                self.tell(describe_moves(game.legal_moves()))
                 continue
             if word == "hint":
-                self.say(describe_hint(hint(game.view(p), seed=self.seed * 1_000_003 + game.version)))
+                self.tell(describe_hint(hint(game.view(p), seed=self.seed * 1_000_003 + game.version)))
                 continue
             try:
                 move = parse_input(text, game)
                 self.apply(move, p)
             except WhichDeck:
-                self.say(t("terminal.which_deck"))
+                self.tell(t("terminal.which_deck"))
             except NotationError:
-                self.say(t("terminal.unknown", text=_echo(text)))
+                self.tell(t("terminal.unknown", text=_echo(text)))
             except IllegalMove as error:
-                self.say(t("terminal.not_allowed", reason=_clip(error_text(error))))
+                self.tell(t("terminal.not_allowed", reason=_clip(error_text(error))))
         self.say()
         view = game.view(min(self.humans) if self.humans else 0)
-        self.say(render_board(view, self.names, you=self.you))  # ends with the result
+        self.say(self.board(view))  # ends with the result
         return 0
 
     def apply(self, move: Move, player: int) -> None:
         applied = self.game.apply(move, player)
         if isinstance(move, Draw):
             if applied.drawn is not None and player in self.humans and len(self.humans) == 1:
-                self.say(t("terminal.drew", card=card_text(applied.drawn)))
+                self.tell(t("terminal.drew", card=card_text(applied.drawn)))
         elif player not in self.humans or isinstance(move, Claim) or not isinstance(move, PlayCard):
-            self.say(render_move(player, move, self.names))
+            self.tell(render_move(player, move, self.names, you=self.you))
         for stone, owner in applied.decided:
-            if not isinstance(move, Claim):
-                self.say(t("terminal.stone_to", stone=stone, name=self.names[owner]))
+            if isinstance(move, Claim):
+                continue
+            if owner == self.you:
+                self.tell(t("terminal.stone_to.you", stone=stone))
+            else:
+                self.tell(t("terminal.stone_to", stone=stone, name=self.names[owner]))
 
 
 class Replay:
     """Steps through a finished game's record; every step is rebuilt from the seed."""
 
-    def __init__(self, record: RecordFile, inp: TextIO, out: TextIO) -> None:
+    def __init__(self, record: RecordFile, inp: TextIO, out: TextIO, width: int | None = None) -> None:
         self.record, self.inp, self.out = record, inp, out
         self.names = (record.players[0].name, record.players[1].name)
         self.bottom = 0
+        self.width = terminal_width() if width is None else width
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
+
+    def tell(self, text: str) -> None:
+        """A status line, wrapped at the terminal's width between names."""
+        self.say(wrap(text, self.width, self.names))
 
     def show(self, step: int) -> None:
         game = self.record.replay(step)
         steps = self.record.steps
         self.say()
         if step == 0:
-            self.say(t("replay.deal", steps=steps, name=self.names[game.first_player or 0]))
+            self.tell(t("replay.deal", steps=steps, name=self.names[game.first_player or 0]))
         else:
             player, move = game.log[-1]
-            self.say(t("replay.step", step=step, steps=steps, move=render_move(player, move, self.names)))
+            self.tell(t("replay.step", step=step, steps=steps, move=render_move(player, move, self.names)))
         top = 1 - self.bottom
-        self.say(self.hand_line(game, top))
-        self.say(render_board(game.view(self.bottom), self.names, bottom=self.bottom))
-        self.say(self.hand_line(game, self.bottom))
+        self.tell(self.hand_line(game, top))
+        view = game.view(self.bottom)
+        self.say(render_board(view, self.names, bottom=self.bottom, width=self.width, whole_names=True))
+        self.tell(self.hand_line(game, self.bottom))
 
     def hand_line(self, game: Game, player: int) -> str:
         cards = " ".join(card_text(c) for c in sort_hand(game.hand(player)))

@@ -482,6 +482,25 @@ CATALOGUE.update(
         "result.you_win.resigned": "{loser} resigned; you win.",
         "result.you_win.timeout": "{loser} ran out of time; you win.",
         "board.your_ruses": "Your ruses: {cards}",
+        # The player addressed as "you" loses: the results that name the loser.
+        "result.you_lose.resigned": "You resigned; {winner} wins.",
+        "result.you_lose.timeout": "You ran out of time; {winner} wins.",
+        # Moves of the player addressed as "you" (render_move(..., you=)): a sentence of
+        # their own, since "Du" or "Toi" in a third-person sentence is wrong.
+        "move.play.you": "You played {card} at {stone}",
+        "move.claim.you": "You claimed stone {stone}",
+        "move.pass.you": "You passed",
+        "move.draw.clan.you": "You drew a card",
+        "move.draw.tactic.you": "You drew a tactic card",
+        "move.draw.none.you": "You ended your turn (both decks are empty)",
+        "move.resign.you": "You resigned",
+        "move.forfeit.you": "You ran out of time",
+        "move.scout.you": "You played Scout",
+        "move.return.you": "You put two cards back",
+        "move.redeploy.you": "You redeployed {card} from {from_stone} to {to_stone}",
+        "move.redeploy_discard.you": "You redeployed {card} from {from_stone} to the discard",
+        "move.deserter.you": "You sent a Deserter: {card} at {stone} discarded",
+        "move.traitor.you": "You turned a Traitor: {card} from {from_stone} to {to_stone}",
     }
 )
 
@@ -738,6 +757,25 @@ CATALOGUE.update(
             "Other: board, hand, moves (your legal moves), hint (the hard AI's suggestion), help, quit"
         ),
         "terminal.you": "You",
+        # The board's marks and abbreviations (help, and a line under the board).
+        "legend.board": (
+            "On the board:\n"
+            "  ^3, v3: stone 3 belongs to the player above (^) or below (v)\n"
+            "  3M, 3F: Mud (M) or Fog (F) at stone 3\n"
+            "  .: an empty place\n"
+            "  {example}: a clan card, colour letter and value\n"
+            "  {colours}\n"
+            "  {morale}\n"
+            '  "{tactics}" after a name: how many tactic cards that player has played'
+        ),
+        "legend.abbreviation": "{short} = {name}",
+        "legend.on_board": "On the board: {cards}",
+        "legend.colour.R": "red",
+        "legend.colour.O": "orange",
+        "legend.colour.Y": "yellow",
+        "legend.colour.G": "green",
+        "legend.colour.B": "blue",
+        "legend.colour.P": "purple",
         "terminal.ai": "AI ({level})",
         "terminal.player": "Player {n}",
         "terminal.welcome": "Schotten-Totten, seed {seed}. Type 'help' for the commands.",
@@ -745,10 +783,12 @@ CATALOGUE.update(
         "terminal.hand": "Your hand: {cards}",
         "terminal.can_claim": "You can claim: {stones}",
         "terminal.resigned": "{name} resigned.",
+        "terminal.resigned.you": "You resigned.",
         "terminal.unknown": "I don't understand {text}. Try 'R7 3', 'c3', 'd', or 'help'.",
         "terminal.not_allowed": "Not allowed: {reason}",
         "terminal.drew": "You drew {card}.",
         "terminal.stone_to": "Stone {stone} goes to {name}.",
+        "terminal.stone_to.you": "Stone {stone} goes to you.",
         "terminal.legal_moves": "Legal moves: {moves}",
         "terminal.play_at": "play {card} at {stones}",
         "terminal.say_deck": "say 'draw clan' or 'draw tactic'",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import random
 import signal
 import subprocess
@@ -11,6 +12,7 @@ import sys
 import pytest
 
 from bot.cli.terminal import Terminal, main, parse_input
+from bot.text.catalogue import t
 from rules.cards import parse_card
 from rules.game import Game, GameOptions
 from rules.moves import Claim, Draw, Pass, PlayCard, Scout
@@ -155,7 +157,7 @@ def test_ctrl_c_at_the_prompt_exits_without_a_traceback() -> None:
 # ------------------------------------------------------------------ --replay FILE
 
 
-def _record_file(tmp_path, seed: int = 12) -> tuple[str, Game]:
+def _record_file(tmp_path, seed: int = 12, names: tuple[str, str] = ("Alice", "Bob")) -> tuple[str, Game]:
     from bot.archive.record_file import RecordFile, RecordPlayer, export_game
 
     game = Game.new(seed, GameOptions(tactics=True))
@@ -166,7 +168,7 @@ def _record_file(tmp_path, seed: int = 12) -> tuple[str, Game]:
     record = RecordFile(
         options=game.options,
         seed=seed,
-        players=(RecordPlayer(1, "Alice"), RecordPlayer(2, "Bob")),
+        players=(RecordPlayer(1, names[0]), RecordPlayer(2, names[1])),
         first_player=game.first_player,
         result=game.result,
         moves=tuple((p, str(m)) for p, m in game.log),
@@ -182,6 +184,7 @@ def _steps(text: str) -> list[str]:
 
 
 def test_replay_steps_through_a_record_with_both_hands(tmp_path) -> None:
+    from bot.cli.terminal import terminal_width
     from bot.text.render import card_text, render_board, sort_hand
 
     path, game = _record_file(tmp_path)
@@ -210,8 +213,10 @@ def test_replay_steps_through_a_record_with_both_hands(tmp_path) -> None:
         for state in (dealt, game):
             cards = " ".join(card_text(c) for c in sort_hand(state.hand(player)))
             assert f"{name}'s hand: {cards or '(empty)'}" in text
-    assert render_board(game.view(0), ("Alice", "Bob"), bottom=0) in text
-    assert render_board(game.view(1), ("Alice", "Bob"), bottom=1) in text  # turned round
+    # The board's status lines use the terminal's width.
+    wide = {"width": terminal_width(), "whole_names": True}
+    assert render_board(game.view(0), ("Alice", "Bob"), bottom=0, **wide) in text
+    assert render_board(game.view(1), ("Alice", "Bob"), bottom=1, **wide) in text  # turned round
 
 
 def test_replay_of_a_bad_file_says_why(tmp_path) -> None:
@@ -303,3 +308,239 @@ def test_help_describes_every_option() -> None:
     words = " ".join(proc.stdout.split())  # argparse wraps to the terminal's width
     assert "two players taking turns" in words and "start of your turn" in words
     assert "hands of 7" in words and "strength" in words
+
+
+# ------------------------------------- the terminal's width, second person, abbreviations
+
+
+def run_wide(stdin: str, *args: str, columns: int = 120) -> str:
+    """The real prompt in a terminal of ``columns`` columns."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot.cli.terminal", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "COLUMNS": str(columns)},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    return proc.stdout
+
+
+def test_a_wide_terminal_shows_long_names_whole(tmp_path) -> None:
+    # Was: status lines wrapped at 40 columns in any terminal, cutting names in two
+    # ("Last: Anna-Lena von" / "Hohenzollern played ...") or short ("Anna-Lena von H…").
+    names = ("Anna-Lena von Hohenzollern", "Jean-Baptiste Poquelin")
+    path, _ = _record_file(tmp_path, seed=12, names=names)
+    out = run_wide("\n\ne\n", "--replay", path, "--lang", "en")
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 120
+    assert "…" not in out
+    for line in lines:
+        for name in names:
+            for part in name.split():
+                if part in line:
+                    assert name in line, line  # every mention of a name is the whole name
+    for name in names:
+        assert any(line.startswith(f"{name} (") for line in lines)  # the hand-size lines
+    assert f"^ {names[1]}  v {names[0]}" in lines
+    assert any(line.startswith("Last: ") and len(line) > 40 for line in lines)
+
+
+def test_the_board_at_40_columns_is_the_discord_board() -> None:
+    from bot.text.render import render_board
+
+    game = Game.new(3, GameOptions(tactics=True))
+    names = ("Anna-Lena von Hohenzollern", "AI (hard)")
+    assert render_board(game.view(0), names, width=40) == render_board(game.view(0), names)
+
+
+def _first_play(language: str) -> tuple[str, PlayCard]:
+    """The first play the terminal offers in ``--seed 3 --first me --tactics``, typed in
+    ``language``."""
+    from bot.text import i18n
+    from bot.text.notation import move_text
+
+    game = Game.new(3, GameOptions(tactics=True), first_player=0)
+    play = next(m for m in game.legal_moves() if isinstance(m, PlayCard))
+    with i18n.use(language):
+        return move_text(play), play
+
+
+SECOND_PERSON = {
+    # language: the board's last turn after the play, then after resigning; the
+    # resignation; the result ({card} and {stone}: the play; the AI plays "random").
+    "en": (
+        "Last: You played {card} at {stone}",
+        "Last: You played {card} at {stone}; You resigned",
+        "You resigned.",
+        "Game over: You resigned; AI (random) wins.",
+    ),
+    "de": (
+        "Zuletzt: Du hast {card} an {stone} gespielt",
+        "Zuletzt: Du hast {card} an {stone} gespielt; Du hast aufgegeben",
+        "Du hast aufgegeben.",
+        "Spielende: Du hast aufgegeben; KI (zufällig) gewinnt.",
+    ),
+    "fr": (
+        "Dernier\xa0: Tu as joué {card} en {stone}",
+        "Dernier\xa0: Tu as joué {card} en {stone}; Tu as abandonné",
+        "Tu as abandonné.",
+        "Partie terminée\xa0: Tu as abandonné\xa0; IA (aléatoire) gagne.",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(SECOND_PERSON))
+def test_the_player_at_the_keyboard_is_narrated_in_the_second_person(language: str) -> None:
+    # Was: "Du spielte V9 an 5", "Du hat aufgegeben", "Toi a abandonné": a pronoun put
+    # into third-person sentences; and the result wrapped at 40 columns inside "KI (zufällig)".
+    from bot.text import i18n
+    from bot.text.render import card_text
+
+    typed, play = _first_play(language)
+    with i18n.use(language):
+        card = card_text(play.card)
+    args = ("--seed", "3", "--first", "me", "--tactics", "--level", "random", "--lang", language)
+    out = run_wide(f"{typed}\nquit\n", *args)
+    lines = out.splitlines()
+    played, last, resigned, result = SECOND_PERSON[language]
+    assert played.format(card=card, stone=play.stone) in lines  # the board before the draw
+    assert last.format(card=card, stone=play.stone) in lines  # the final board
+    assert any(line.endswith(resigned) for line in lines)  # after the prompt
+    assert result in lines
+    for wrong in ("Du spielte", "Du hat ", "Du gab", "Toi a ", "Toi abandonne"):
+        assert wrong not in out
+
+
+HELP_EXPLAINS = {
+    "en": ["Ldr = Leader", "Rnf = Reinforcement", "Shb = ShieldBearer", "R = red", "P = purple",
+           "^3, v3: stone 3 belongs to the player above (^) or below (v)", "3M, 3F: Mud (M) or Fog (F)",
+           '"tactics: 2" after a name'],
+    "de": ["Anf = Anführer", "Vst = Verstärkung", "Sch = Schildträger", "G = gelb", "N = grün",
+           "V = violett", "^3, v3: Stein 3 gehört dem Spieler oben (^) oder unten (v)",
+           "3M, 3F: Schlamm (M) oder Nebel (F)", '"Taktik: 2" nach einem Namen'],
+    "fr": ["Chf = Chef", "Ren = Renfort", "Pbo = Porte-bouclier", "J = jaune", "V = vert",
+           "P = pourpre", "^3, v3\xa0: la borne 3 appartient au joueur du haut (^) ou du bas (v)",
+           "3M, 3F\xa0: Boue (M) ou Brouillard (F)", "«\xa0Tactique\xa0: 2\xa0» après un nom"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", sorted(HELP_EXPLAINS))
+def test_help_explains_the_boards_abbreviations(language: str) -> None:
+    # Was: "Vst", "Anf", "^4", "3M" and "tactics: 2" on the board, explained nowhere.
+    out = run_wide("help\nquit\n", "--seed", "3", "--first", "me", "--tactics", "--lang", language)
+    for text in HELP_EXPLAINS[language]:
+        assert text in out, text
+
+
+@pytest.mark.parametrize(
+    ("language", "line"),
+    [("en", "On the board: Ldr = Leader, Rnf = Reinforcement"),
+     ("de", "Auf dem Spielfeld: Anf = Anführer, Vst = Verstärkung"),
+     ("fr", "Sur le plateau\xa0: Chf = Chef, Ren = Renfort")],
+)  # fmt: skip
+def test_a_line_under_the_board_names_the_abbreviated_cards_on_it(language: str, line: str) -> None:
+    from bot.text import i18n
+
+    game = position(options=GameOptions(tactics=True), hands=("R1 Y1", "G1 Y2"),
+                    sides={2: ("Reinforcement", ""), 5: ("B3", "Leader")})  # fmt: skip
+    out = io.StringIO()
+    with i18n.use(language):
+        Terminal(game, {0}, (t("terminal.you"), "AI"), "easy", 1, io.StringIO(""), out).run()
+    assert line in out.getvalue().splitlines()
+
+
+# Every kind of move and result, as the player at the keyboard reads it.
+YOUR_MOVES = {
+    "en": [
+        "You played R7 at 3", "You claimed stone 4", "You passed", "You drew a card",
+        "You drew a tactic card", "You ended your turn (both decks are empty)", "You played Scout",
+        "You put two cards back", "You redeployed R7 from 3 to 5", "You redeployed R7 from 3 to the discard",
+        "You sent a Deserter: R7 at 3 discarded", "You turned a Traitor: R7 from 3 to 5",
+        "You resigned", "You ran out of time", "You put two cards back",
+    ],
+    "de": [
+        "Du hast R7 an 3 gespielt", "Du hast Stein 4 beansprucht", "Du hast gepasst",
+        "Du hast eine Karte gezogen", "Du hast eine Taktikkarte gezogen",
+        "Du hast deinen Zug beendet (beide Stapel sind leer)", "Du hast Kundschafter gespielt",
+        "Du hast zwei Karten zurückgelegt", "Du hast R7 von 3 nach 5 umgruppiert",
+        "Du hast R7 von 3 auf den Ablagestapel umgruppiert",
+        "Du hast Deserteur gespielt: R7 an 3 abgelegt", "Du hast Verräter gespielt: R7 von 3 nach 5",
+        "Du hast aufgegeben", "Du hast auf Zeit verloren", "Du hast zwei Karten zurückgelegt",
+    ],
+    "fr": [
+        "Tu as joué R7 en 3", "Tu as revendiqué la borne 4", "Tu as passé", "Tu as pioché une carte",
+        "Tu as pioché une carte Tactique", "Tu as fini ton tour (les deux pioches sont vides)",
+        "Tu as joué Éclaireur", "Tu as reposé deux cartes", "Tu as redéployé R7 de 3 à 5",
+        "Tu as redéployé R7 de 3 vers la défausse", "Tu as joué Déserteur\xa0: défausse de R7 en 3",
+        "Tu as joué Traître\xa0: R7 de 3 à 5", "Tu as abandonné", "Tu as perdu au temps",
+        "Tu as reposé deux cartes",
+    ],
+}  # fmt: skip
+
+
+def _every_kind_of_move() -> list:
+    from rules.game import Forfeit, Resign
+    from rules.moves import Deserter, Redeploy, ScoutReturn, Traitor
+
+    r7 = parse_card("R7")
+    return [
+        PlayCard(r7, 3), Claim(4), Pass(), Draw("clan"), Draw("tactic"), Draw(None), Scout(),
+        ScoutReturn((r7, parse_card("Fog"))), Redeploy(r7, 3, 5), Redeploy(r7, 3, None),
+        Deserter(r7, 3), Traitor(r7, 3, 5), Resign(), Forfeit(),
+        None,  # a move the reader may not see: the opponent's Scout return
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("language", sorted(YOUR_MOVES))
+def test_every_move_of_yours_has_a_sentence_of_its_own(language: str) -> None:
+    # Was: the third-person sentence with "Du"/"Toi" as its subject.
+    from bot.text import i18n
+    from bot.text.render import render_move
+
+    r7 = parse_card("R7")
+    with i18n.use(language):
+        names = (t("terminal.you"), "Bob")
+        assert [render_move(0, m, names, you=0) for m in _every_kind_of_move()] == YOUR_MOVES[language]
+        # The other player's moves keep their name; Discord (no ``you``) is unchanged.
+        assert all(render_move(1, m, names, you=0).startswith("Bob") for m in _every_kind_of_move())
+        assert render_move(0, PlayCard(r7, 3), ("Alice", "Bob")).startswith("Alice")
+
+
+YOUR_RESULTS = {
+    # resigned, timeout, won by three adjacent stones, lost by five stones
+    "en": ["You resigned; Bob wins.", "You ran out of time; Bob wins.",
+           "You win with three adjacent stones.", "Bob wins with five stones."],
+    "de": ["Du hast aufgegeben; Bob gewinnt.", "Du hast die Zeit überschritten; Bob gewinnt.",
+           "Du gewinnst mit drei benachbarten Steinen.", "Bob gewinnt mit fünf Steinen."],
+    "fr": ["Tu as abandonné\xa0; Bob gagne.", "Tu as dépassé le temps\xa0; Bob gagne.",
+           "Tu gagnes avec trois bornes adjacentes.", "Bob gagne avec cinq bornes."],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", sorted(YOUR_RESULTS))
+def test_every_result_addresses_you_in_the_second_person(language: str) -> None:
+    from bot.text import i18n
+    from bot.text.render import render_result
+    from rules.game import Result
+
+    results = [Result(1, "resigned", (0, 0)), Result(1, "timeout", (1, 2)),
+               Result(0, "three_adjacent", (3, 1)), Result(1, "five_stones", (1, 5))]  # fmt: skip
+    with i18n.use(language):
+        names = (t("terminal.you"), "Bob")
+        assert [render_result(r, names, you=0) for r in results] == YOUR_RESULTS[language]
+
+
+def test_a_claim_that_wins_is_narrated_in_german_through_the_prompt() -> None:
+    from bot.text import i18n
+
+    game = position(hands=("R1 Y1", "G1 Y2"), sides={3: ("P7 P8 P9", "G4 G5")}, owners={1: 0, 2: 0})
+    out = io.StringIO()
+    with i18n.use("de"):
+        Terminal(game, {0}, ("Du", "KI (schwer)"), "easy", 1, io.StringIO("c3\n"), out).run()
+    lines = out.getvalue().splitlines()
+    assert "Du> Du hast Stein 3 beansprucht" in lines
+    assert "Zuletzt: Du hast Stein 3 beansprucht" in lines
+    assert "Spielende: Du gewinnst mit drei benachbarten Steinen." in lines
