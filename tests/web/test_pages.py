@@ -176,6 +176,11 @@ async def test_pages_speak_the_viewers_language(simcord_env, simcord_bot):
         assert status == 200
         pages[header] = body.decode()
     assert '<html lang="en"' in pages["en-GB,en;q=0.9"] and "Moves" in pages["en-GB,en;q=0.9"]
-    assert '<html lang="de"' in pages["de-DE,de;q=0.9,en;q=0.5"]
-    assert '<html lang="fr"' in pages["fr-CH, fr;q=0.9, en;q=0.8"]
+    assert (
+        '<html lang="de"' in pages["de-DE,de;q=0.9,en;q=0.5"] and "Züge" in pages["de-DE,de;q=0.9,en;q=0.5"]
+    )
+    assert (
+        '<html lang="fr"' in pages["fr-CH, fr;q=0.9, en;q=0.8"]
+        and "Coups" in pages["fr-CH, fr;q=0.9, en;q=0.8"]
+    )
     assert '<html lang="en"' in pages["ja"]
