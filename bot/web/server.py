@@ -87,6 +87,7 @@ class Sources:
     max_streams: int = MAX_STREAMS_PER_ADDRESS
     streams: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
     _payloads: OrderedDict[tuple[int, int, str], dict[str, Any]] = field(default_factory=OrderedDict)
+    _events: OrderedDict[tuple[int, int, str], bytes] = field(default_factory=OrderedDict)
     _finished: OrderedDict[int, FinishedGame] = field(default_factory=OrderedDict)
     _ladders: dict[tuple[int, int, str], tuple[float, str]] = field(default_factory=dict)
 
@@ -276,6 +277,18 @@ def _event(name: str, data: dict[str, Any] | None = None) -> bytes:
     return f"event: {name}\ndata: {text}\n\n".encode()
 
 
+async def _game_event(sources: Sources, record: LiveGame, language: str) -> bytes:
+    """The game's event, encoded once per version and language for all its pages."""
+    key = (record.id, record.version, language)
+    data = sources._events.get(key)
+    if data is None:
+        data = _event("game", await live_payload(sources, record, language))
+        sources._events[key] = data
+        while len(sources._events) > 512:
+            sources._events.popitem(last=False)
+    return data
+
+
 async def events(request: web.Request) -> web.StreamResponse:
     """The live page's event stream: the game now, then again after every change."""
     sources, record = await _live_record(request)
@@ -303,13 +316,14 @@ async def events(request: web.Request) -> web.StreamResponse:
         sent = -1
         while True:
             if record.version != sent:
-                await response.write(_event("game", await live_payload(sources, record, language)))
+                await response.write(await _game_event(sources, record, language))
                 sent = record.version
             if not record.is_active:
                 await response.write(_event("end"))
                 break
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), KEEPALIVE)
+                async with asyncio.timeout(KEEPALIVE):
+                    await changed.wait()
             if not changed.is_set():
                 await response.write(b": keep-alive\n\n")
                 continue
