@@ -40,6 +40,7 @@ from bot.games.service import GameService
 from bot.settings import Settings
 from bot.storage import open_database
 from bot.text import i18n
+from bot.web.companion import WebCompanion
 from rules.claims import prepare
 from rules.rulesets import RULESETS
 
@@ -126,6 +127,7 @@ class SchottenBot(commands.Bot):
         extensions: Iterable[str],
         intents: discord.Intents,
         ai_executor: Executor | None = None,
+        web: bool = False,
     ) -> None:
         # Slash commands only: the prefix is a mention, so no message content intent.
         # No message cache: the bot edits its messages by id (partial messages), and a
@@ -179,6 +181,13 @@ class SchottenBot(commands.Bot):
             max_games=settings.max_practice_games,
             clock=_utc_timestamp,
         )
+        # The web pages (bot/web), in this process and event loop; None: off (WEB_PORT=0,
+        # or a bot built without them, as tests do). Their links are signed once started.
+        self.web: WebCompanion | None = None
+        if web and settings.web_port:
+            self.web = WebCompanion(
+                settings, self.db, history=self.history, rankings=self.rankings, names=self.names
+            )
         self.sync_on_start = sync_commands
         self.force_sync = force_sync
         # Set by `python -m bot` (one bot per process), not by tests that build many.
@@ -194,6 +203,8 @@ class SchottenBot(commands.Bot):
             version = await self.db.migrate()
             log.info("Database %s at schema version %d", self.db.path, version)
             await self.matches.load()
+            if self.web is not None:
+                await self.web.prepare()  # the links' key, before any cog posts a link
             # Each cog registers its persistent components (DynamicItems) in its setup,
             # before the gateway connects: buttons sent before a restart keep working.
             for extension in self.initial_extensions:
@@ -208,7 +219,12 @@ class SchottenBot(commands.Bot):
                 # again: 150-250 ms pauses of the event loop in bench/discord_moves.py.
                 gc.collect()
                 gc.freeze()
+            if self.web is not None:
+                await self.web.start()
+                self.service.listeners.append(self.web.on_commit)
         except BaseException:
+            if self.web is not None:
+                await self.web.close()
             await self.db.close()  # its worker thread would keep the process alive
             raise
 
@@ -299,6 +315,8 @@ class SchottenBot(commands.Bot):
 
     async def close(self) -> None:
         try:
+            if self.web is not None:
+                await self.web.close()
             await self.opponent.close()
             await self._close_discord()
         finally:
@@ -346,6 +364,7 @@ def create_bot(
     force_sync: bool = False,
     extensions: Iterable[str] | None = None,
     ai_executor: Executor | None = None,
+    web: bool = False,
 ) -> SchottenBot:
     """Build the bot; connects to nothing until it is started.
 
@@ -356,6 +375,8 @@ def create_bot(
     built-in defaults (not the environment: tests must not depend on it).
     ``ai_executor`` computes the AI's moves; None: a process pool of ``AI_WORKERS``
     processes (tests may pass a ``ThreadPoolExecutor``, which the bot does not shut down).
+    ``web``: serve the web pages (``bot/web``) on ``WEB_HOST``:``WEB_PORT`` unless that is 0;
+    ``python -m bot`` sets it, tests that build many bots leave it off.
     """
     settings = settings or Settings()
     cls = ShardedSchottenBot if settings.sharded else SchottenBot
@@ -367,4 +388,5 @@ def create_bot(
         extensions=COGS if extensions is None else extensions,
         intents=intents or discord.Intents.default(),
         ai_executor=ai_executor,
+        web=web,
     )

@@ -45,6 +45,13 @@ class Settings:
     # all of them). Both unset: one connection, no sharding (one process).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # The web companion (bot/web, README "Web pages"): where it listens (port 0: off),
+    # the address members reach it at (the links' base) and the links' signing key
+    # (None: generated once and kept in the database).
+    web_host: str = "127.0.0.1"
+    web_port: int = 8080
+    public_url: str = "http://localhost:8080"
+    web_secret: str | None = field(default=None, repr=False)  # signs every link
 
     @property
     def sharded(self) -> bool:
@@ -109,6 +116,25 @@ class Settings:
             max_open_challenges=seconds("MAX_OPEN_CHALLENGES", cls.max_open_challenges, 0),
             max_channel_challenges=seconds("MAX_CHANNEL_CHALLENGES", cls.max_channel_challenges, 0),
             rechallenge_cooldown=seconds("RECHALLENGE_COOLDOWN", cls.rechallenge_cooldown, 0),
+        )
+        public_url = (get("PUBLIC_URL") or cls.public_url).rstrip("/")
+        if not public_url.startswith(("http://", "https://")):
+            raise SettingsError(
+                f"PUBLIC_URL={public_url!r} must start with http:// or https://,"
+                " e.g. https://schotten.example.org"
+            )
+        web_port = _int("WEB_PORT", get("WEB_PORT"), minimum=0)
+        if web_port is not None and web_port > 65535:
+            raise SettingsError(f"WEB_PORT={web_port} must be at most 65535 (0 turns the web pages off).")
+        web_secret = get("WEB_SECRET")
+        if web_secret is not None and len(web_secret) < 16:
+            raise SettingsError("WEB_SECRET must be at least 16 characters (or unset: generated once).")
+        settings = dataclasses.replace(
+            settings,
+            web_host=get("WEB_HOST") or cls.web_host,
+            web_port=cls.web_port if web_port is None else web_port,
+            public_url=public_url,
+            web_secret=web_secret,
         )
         shard_count = _int("SHARD_COUNT", get("SHARD_COUNT"), minimum=1)
         shard_ids = _shard_ids(get("SHARD_IDS"), shard_count)

@@ -37,6 +37,7 @@ from cogs.table.publisher import Publisher
 from cogs.timers import Timers
 from cogs.ui import Interaction
 from cogs.ui.components import every
+from cogs.ui.links import with_link
 from cogs.ui.replies import NO_MENTIONS, public_language
 from cogs.ui.translator import CatalogueTranslator
 from cogs.ui.translator import name as _name
@@ -355,6 +356,8 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         scope_id = "global" if scope == "global" else str(interaction.guild_id)
         with i18n.use(await public_language(interaction)):
             text, view = await leaderboard_message(self.bot, scope_id, 0)
+            if scope == "server" and interaction.guild_id is not None:
+                view = await with_link(view, self.bot, "ladder", interaction.guild_id, interaction.guild_id)
         await interaction.response.send_message(
             text, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
         )
@@ -393,7 +396,30 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         self, interaction: Interaction, game: app_commands.Range[int, 1], step: app_commands.Range[int, 0] = 0
     ) -> None:
         text, view = await replay_message(interaction, game, step)
-        await interaction.response.send_message(text, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        stored = await self.bot.history.game(game)  # replay_message has checked who may see it
+        linked = await with_link(view, self.bot, "replay", game, stored.guild_id)
+        await interaction.response.send_message(
+            text, view=linked or view, ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+
+    @app_commands.command(name=cmd("web"), description=ls("cmd.web"))
+    @app_commands.rename(links=opt("links"))
+    @app_commands.describe(links=ls("cmd.web.links"))
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def web(self, interaction: Interaction, links: bool) -> None:
+        """Turn this server's links to the web pages on or off (Manage Server)."""
+        if interaction.guild_id is None:
+            await interaction.response.send_message(t("web.links_guild_only"), ephemeral=True)
+            return
+        web = self.bot.web
+        if web is None or web.links is None:
+            await interaction.response.send_message(t("web.links_unavailable"), ephemeral=True)
+            return
+        await web.links.set_enabled(interaction.guild_id, links)
+        await interaction.response.send_message(
+            t("web.links_on" if links else "web.links_off"), ephemeral=True
+        )
 
     @app_commands.command(name=cmd("export"), description=ls("cmd.export"))
     @app_commands.rename(game=opt("game"))

@@ -133,6 +133,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "Safe while the bot runs; FILE must not exist.",
     )
     backup_cmd.add_argument("file", help="the new backup file")
+    commands.add_parser(
+        "web",
+        help="serve the web pages alone (beside bot processes on PostgreSQL); no Discord gateway",
+        description='Serve the web pages (README.md, section "Web pages") without the bot: live '
+        "games, replays and ladders of the database in DATABASE_URL (or DATABASE_PATH while no bot "
+        "uses that file), on WEB_HOST:WEB_PORT. DISCORD_TOKEN is optional: with it, players' names "
+        "are read from Discord.",
+    )
     clear = commands.add_parser(
         "clear-guild-commands",
         help="remove the bot's slash commands from one server (e.g. an earlier DEV_GUILD_ID)",
@@ -222,7 +230,7 @@ async def run(settings: Settings, *, force_sync: bool = False) -> None:
     waiting for ``start`` to end by itself may never end.
     """
     assert settings.token is not None
-    bot = create_bot(database=settings.database, settings=settings, force_sync=force_sync)
+    bot = create_bot(database=settings.database, settings=settings, force_sync=force_sync, web=True)
     bot.freeze_startup_objects = True
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
@@ -297,6 +305,27 @@ def migrate_to_postgres(settings: Settings, source: str | None, target: str | No
     return 0
 
 
+def serve_web(settings: Settings) -> int:
+    """``python -m bot web``: the web pages alone, until SIGINT or SIGTERM."""
+    from bot.web import standalone
+
+    if not settings.web_port:
+        print("error: WEB_PORT is 0, which turns the web pages off.", file=sys.stderr)
+        return 2
+    configure_logging(settings.log_level_value)
+    try:
+        asyncio.run(standalone.run(settings))
+    except (sqlite3.Error, asyncpg.PostgresError, MigrationError, StorageError) as error:
+        log.error("Cannot use the database %s: %s", redact(settings.database), error)
+        return 1
+    except OSError as error:
+        log.error("Cannot serve the web pages on %s:%d: %s", settings.web_host, settings.web_port, error)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.command == "export":
@@ -316,6 +345,8 @@ def main(argv: list[str] | None = None) -> int:
         return backup_database(settings, args.file)
     if args.command == "migrate-to-postgres":
         return migrate_to_postgres(settings, args.source, args.target)
+    if args.command == "web":
+        return serve_web(settings)
     if not settings.token:
         print(MISSING_TOKEN, file=sys.stderr, end="")
         return 2

@@ -126,6 +126,9 @@ class GameService:
         self.outbox = outbox
         self.turn_timeout = turn_timeout
         self.result_hooks: list[ResultHook] = []
+        # Told every game committed (after the commit), e.g. the web pages' feeds
+        # (bot/web/feeds.py): plain callables that must not block or raise.
+        self.listeners: list[Callable[[LiveGame], None]] = []
         # The games moved most recently; the others are read again when asked for.
         self._cache: LRU[int, LiveGame] = LRU(cached_games)
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -556,6 +559,11 @@ class GameService:
             log.info("Game %d finished: %s", record.id, game.result)
         else:
             self._cache.put(record.id, new)
+        for listener in self.listeners:
+            try:
+                listener(new)
+            except Exception:
+                log.exception("Game %d: a commit listener failed", record.id)
         return MoveOutcome(
             game=new,
             applied=list(applied),

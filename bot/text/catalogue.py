@@ -688,6 +688,7 @@ CATALOGUE.update(
         "cmd.name.history": "history",
         "cmd.name.replay": "replay",
         "cmd.name.export": "export",
+        "cmd.name.web": "web",
         "cmd.name.language": "language",
         "opt.opponent": "opponent",
         "opt.tactics": "tactics",
@@ -704,6 +705,7 @@ CATALOGUE.update(
         "opt.scope": "scope",
         "opt.member": "member",
         "opt.step": "step",
+        "opt.links": "links",
         "opt.language": "language",
         "opt.server": "server",
         "choice.topic.overview": "overview",
@@ -853,5 +855,66 @@ CATALOGUE.update(
         "picture.to_play": "to play",
         "picture.winner": "winner",
         "picture.empty_hand": "No cards in hand",
+    }
+)
+
+# ------------------------------------------------------------- the web pages
+# (bot/web/: the live game, the replay and the server's ladder in a browser; the link
+# buttons under Discord messages and /schotten web)
+CATALOGUE.update(
+    {
+        "web.site": "Schotten-Totten",
+        "web.game_title": "Game #{game_id}: {name0} against {name1}",
+        "web.live": "Live",
+        "web.finished": "Finished",
+        "web.to_play": "{name} to play",
+        "web.player": "Player",
+        "web.rating": "Rating",
+        "web.stones": "Stones",
+        "web.cards": "Cards in hand",
+        "web.unrated": "unrated",
+        "web.moves": "Moves",
+        "web.no_moves": "No moves yet.",
+        "web.board_alt": "The board of game #{game_id}",
+        "web.live_note": "This page follows the game as it is played.",
+        "web.needs_script": "Reload the page to see the latest moves.",
+        "web.replay_title": "Replay of game #{game_id}: {name0} against {name1}",
+        "web.step": "Step {step} of {steps}",
+        "web.first": "Start",
+        "web.back": "Back",
+        "web.forward": "Forward",
+        "web.last": "End",
+        "web.keys": "Arrow keys: step back and forward.",
+        "web.hand": "{name}'s hand",
+        "web.empty_hand": "no cards",
+        "web.download": "Download the record file",
+        "web.open_replay": "Replay this game",
+        "web.ladder_title": "Ladder",
+        "web.rank": "Rank",
+        "web.record": "Won-lost-drawn",
+        "web.history": "Rating history",
+        "web.recent": "Recent games",
+        "web.recent_line": "{name0} against {name1}: {outcome}",
+        "web.draw": "draw",
+        "web.winner": "{name} won",
+        "web.nobody": "Nobody has finished a rated game in this server yet.",
+        "web.previous_page": "Previous page",
+        "web.next_page": "Next page",
+        "web.page": "Page {page} of {pages}",
+        "web.tournaments": "Tournaments",
+        "web.not_found": "Nothing here. The link may be wrong, or this page is not shown any more.",
+        "web.too_many": "Too many pages are open from your address.",
+        "web.link.watch": "Watch",
+        "web.link.replay": "Replay",
+        "web.link.ladder": "Ladder",
+        "cmd.web": "Turn the web page links of this server on or off",
+        "cmd.web.links": "Whether the bot posts links to web pages here",
+        "web.links_on": "The bot posts links to web pages in this server again.",
+        "web.links_off": (
+            "The bot no longer posts links to web pages in this server, and the links posted so far"
+            " show nothing."
+        ),
+        "web.links_unavailable": "The web pages are off for this bot.",
+        "web.links_guild_only": "Use this command in a server.",
     }
 )

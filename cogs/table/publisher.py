@@ -41,6 +41,7 @@ from cogs.table.layouts import board_view, hand_controls
 from cogs.table.lobby import rematch_view
 from cogs.table.messages import Names, board_message, board_text, end_text, hand_text
 from cogs.table.requests import Selection, ShowHandButton, drawn_by
+from cogs.ui.links import with_link
 from cogs.ui.replies import NO_MENTIONS
 from rules.cards import Card
 from rules.view import PlayerView
@@ -388,7 +389,10 @@ class Publisher:
         an interrupted attempt posted is adopted, and every older board of the game in
         sight is deleted (the previous one's id may not have been stored)."""
         content = self._board_message(record, names)
-        view = board_view(record.id, record.version, finished=record.game.is_over)
+        view = await with_link(
+            board_view(record.id, record.version, finished=record.game.is_over),
+            self.bot, "watch", record.id, record.guild_id,
+        )  # fmt: skip
         previous = record.board_message_id
         boards = _boards_of(recent or (), record.id)
         posted = next((message for message, version in boards if version == record.version), None)
@@ -416,7 +420,10 @@ class Publisher:
         """Edit the board in place (a move that keeps the turn, the end); post it if it
         is gone."""
         content = self._board_message(record, names)
-        view = board_view(record.id, record.version, finished=record.game.is_over)
+        view = await with_link(
+            board_view(record.id, record.version, finished=record.game.is_over),
+            self.bot, "watch", record.id, record.guild_id,
+        )  # fmt: skip
         if record.board_message_id is not None:
             try:
                 await channel.get_partial_message(record.board_message_id).edit(
@@ -475,9 +482,12 @@ class Publisher:
         text = end_text(record, names, changes, match)
         if recent is not None and any(message.content == text for message in recent):
             return  # announced by an interrupted attempt
+        view = await with_link(
+            rematch_view(record.id) if offer_rematch else None, self.bot, "replay", record.id, record.guild_id
+        )
         await channel.send(
             text,
-            view=rematch_view(record.id) if offer_rematch else discord.utils.MISSING,
+            view=view or discord.utils.MISSING,
             allowed_mentions=NO_MENTIONS,
             nonce=_nonce(record, "e"),
         )

@@ -1,0 +1,7 @@
+"""The web companion: live games, replays and a server's ladder in a browser.
+
+``links.py`` signs the capability links the bot posts (``tokens.py``); ``feeds.py`` tells
+open live pages about moves; ``pages.py`` writes the HTML (every name escaped);
+``server.py`` is the aiohttp application and ``companion.py`` runs it inside the bot
+(or alone: ``python -m bot web``). See README.md, section "Web pages".
+"""

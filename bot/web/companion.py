@@ -1,0 +1,148 @@
+"""``WebCompanion``: the web pages inside the bot's process and event loop, or alone
+(``python -m bot web``, on the bot's PostgreSQL database).
+
+The server runs in tasks of its own: started from a fresh ``contextvars.Context``, it
+carries none of the bot's context (nothing of a command's language, and in tests not
+simcord's mark on the bot's work, which would make every simulated move wait for the
+open event streams).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import logging
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from bot.archive.history import History
+from bot.community.stats import Rankings
+from bot.games.errors import GameNotFound
+from bot.games.live import LiveGame, from_row
+from bot.pictures.cache import PictureCache
+from bot.settings import Settings
+from bot.storage import Storage
+from bot.web.feeds import Feeds
+from bot.web.links import Links
+from bot.web.server import MAX_STREAMS_PER_ADDRESS, GameSource, NameSource, Sources, make_app
+from bot.web.tokens import Signer, load_secret
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class StoredGames:
+    """Games as stored now: the pages may run beside other bot processes (shards), whose
+    moves no cache of this process has seen."""
+
+    def __init__(self, db: Storage) -> None:
+        self.db = db
+
+    async def get(self, game_id: int) -> LiveGame:
+        row = await self.db.games.get_game(game_id)
+        if row is None:
+            raise GameNotFound(game_id)
+        return from_row(row)
+
+
+def detached(coro: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+    """A task in an empty context: no context variable of the caller reaches it."""
+    return contextvars.Context().run(asyncio.get_running_loop().create_task, coro)
+
+
+class WebCompanion:
+    """Starts and stops the web pages. ``links`` (for the cogs' buttons) is set once
+    :meth:`prepare` has read the secret."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        db: Storage,
+        *,
+        history: History,
+        rankings: Rankings,
+        names: NameSource,
+        poll_interval: float = 1.0,
+        max_streams: int = MAX_STREAMS_PER_ADDRESS,
+    ) -> None:
+        self.settings = settings
+        self.db = db
+        self.games: GameSource = StoredGames(db)
+        self.history = history
+        self.rankings = rankings
+        self.names = names
+        self.poll_interval = poll_interval
+        self.max_streams = max_streams
+        self.links: Links | None = None
+        self.sources: Sources | None = None
+        self.app: web.Application | None = None
+        self._runner: web.AppRunner | None = None
+        self.port: int | None = None  # the port listened on (WEB_PORT, or the one given for 0 in tests)
+
+    async def prepare(self) -> Links:
+        secret = await load_secret(self.db.players, self.settings.web_secret)
+        self.links = Links(self.settings.public_url, Signer(secret), self.db.players)
+        return self.links
+
+    def on_commit(self, record: LiveGame) -> None:
+        """``GameService.listeners``: a game moved in this process."""
+        if self.sources is not None:
+            self.sources.feeds.notify(record.id)
+
+    async def start(self, *, port: int | None = None) -> None:
+        """Listen on ``WEB_HOST``:``WEB_PORT`` (or ``port``; 0 picks a free one)."""
+        await detached(self._start(self.settings.web_port if port is None else port))
+
+    async def _start(self, port: int) -> None:
+        links = self.links or await self.prepare()
+        feeds = Feeds(self.db.games.get_game, interval=self.poll_interval)
+        self.sources = Sources(
+            games=self.games,
+            history=self.history,
+            rankings=self.rankings,
+            ratings=self.db.ratings,
+            names=self.names,
+            pictures=PictureCache(256, workers=2),
+            links=links,
+            feeds=feeds,
+            max_streams=self.max_streams,
+        )
+        self.app = make_app(self.sources)
+        runner = web.AppRunner(
+            self.app, handle_signals=False, access_log=None, shutdown_timeout=1.0, handler_cancellation=True
+        )
+        await runner.setup()
+        site = web.TCPSite(runner, self.settings.web_host, port)
+        try:
+            await site.start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        server = site._server
+        sockets = getattr(server, "sockets", None) or []
+        self.port = sockets[0].getsockname()[1] if sockets else port
+        log.info(
+            "Web pages on http://%s:%d (links: %s)",
+            self.settings.web_host,
+            self.port,
+            self.settings.public_url,
+        )
+
+    async def close(self) -> None:
+        await detached(self._close())
+
+    async def _close(self) -> None:
+        runner, self._runner = self._runner, None
+        sources = self.sources
+        if sources is not None:
+            await sources.feeds.close()
+        if runner is not None:
+            with contextlib.suppress(Exception):
+                await runner.cleanup()
+        if sources is not None:
+            sources.pictures.close()

@@ -1,0 +1,101 @@
+"""``Feeds``: how a move reaches the open live pages of its game.
+
+One feed per watched game, shared by all its pages: a task that reads the game's stored
+version when woken and at least every ``interval`` seconds, and wakes every page when it
+changed. In the bot's process ``GameService.listeners`` wakes it at once after a commit;
+alone (``python -m bot web``, PostgreSQL) the polling finds moves other processes made.
+A page then sends the game as it is now (``LivePages.payload``, built once per version
+and language), so a page that missed a version skips to the latest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.games.errors import GameUnreadable
+from bot.games.live import LiveGame, from_row
+from bot.storage import GameRow
+
+log = logging.getLogger(__name__)
+
+ReadRow = Callable[[int], Awaitable[GameRow | None]]  # the stored game; None: no such game
+
+
+class Feed:
+    def __init__(self, record: LiveGame) -> None:
+        self.game_id = record.id
+        self.record = record
+        self.pages: set[asyncio.Event] = set()
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+
+class Feeds:
+    def __init__(self, read_row: ReadRow, *, interval: float = 1.0) -> None:
+        self.read_row = read_row
+        self.interval = interval
+        self._feeds: dict[int, Feed] = {}
+
+    def __len__(self) -> int:
+        return sum(len(feed.pages) for feed in self._feeds.values())
+
+    def subscribe(self, record: LiveGame) -> asyncio.Event:
+        """An event set whenever the game's version changes (then :meth:`record` is the
+        game as stored); :meth:`unsubscribe` it."""
+        game_id = record.id
+        feed = self._feeds.get(game_id)
+        if feed is None:
+            feed = self._feeds[game_id] = Feed(record)
+            feed.task = asyncio.get_running_loop().create_task(self._poll(feed), name=f"web-feed-{game_id}")
+        page = asyncio.Event()
+        feed.pages.add(page)
+        return page
+
+    def unsubscribe(self, game_id: int, page: asyncio.Event) -> None:
+        feed = self._feeds.get(game_id)
+        if feed is None:
+            return
+        feed.pages.discard(page)
+        if not feed.pages:
+            del self._feeds[game_id]
+            if feed.task is not None:
+                feed.task.cancel()
+
+    def record(self, game_id: int) -> LiveGame | None:
+        """The latest record of a watched game (None: nobody watches it)."""
+        feed = self._feeds.get(game_id)
+        return None if feed is None else feed.record
+
+    def notify(self, game_id: int) -> None:
+        """A commit of ``game_id`` (``GameService.listeners``): check it now."""
+        feed = self._feeds.get(game_id)
+        if feed is not None:
+            feed.wake.set()
+
+    async def _poll(self, feed: Feed) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(feed.wake.wait(), self.interval)
+            feed.wake.clear()
+            try:
+                row = await self.read_row(feed.game_id)
+                if row is None or row.version == feed.record.version:
+                    continue
+                feed.record = from_row(row)
+            except GameUnreadable:
+                continue
+            except Exception:
+                log.exception("Web feed of game %d: cannot read it", feed.game_id)
+                continue
+            for page in feed.pages:
+                page.set()
+
+    async def close(self) -> None:
+        tasks = [feed.task for feed in self._feeds.values() if feed.task is not None]
+        self._feeds.clear()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)

@@ -1,0 +1,44 @@
+"""The links the bot posts in Discord: capability URLs under ``PUBLIC_URL``, and
+whether a server turned them off (``/schotten web``)."""
+
+from __future__ import annotations
+
+import time
+
+from bot.web.tokens import Meta, Signer
+
+OFF_META_KEY = "web:off:"  # + guild id: that server's members get no links, its pages 404
+OFF_TTL = 10.0  # seconds a server's choice is remembered (another process may change it)
+
+
+class Links:
+    def __init__(self, public_url: str, signer: Signer, meta: Meta) -> None:
+        self.public_url = public_url.rstrip("/")
+        self.signer = signer
+        self._meta = meta
+        self._off: dict[int, tuple[bool, float]] = {}  # guild -> (off, when read)
+
+    def watch(self, game_id: int) -> str:
+        return f"{self.public_url}/watch/{game_id}/{self.signer.token('watch', game_id)}"
+
+    def replay(self, game_id: int) -> str:
+        return f"{self.public_url}/replay/{game_id}/{self.signer.token('replay', game_id)}"
+
+    def ladder(self, guild_id: int) -> str:
+        return f"{self.public_url}/ladder/{guild_id}/{self.signer.token('ladder', guild_id)}"
+
+    async def enabled(self, guild_id: int | None) -> bool:
+        """Whether links for ``guild_id``'s games (None: DMs, always) may be shown."""
+        if guild_id is None:
+            return True
+        now = time.monotonic()
+        known = self._off.get(guild_id)
+        if known is not None and now - known[1] < OFF_TTL:
+            return not known[0]
+        off = await self._meta.get_meta(f"{OFF_META_KEY}{guild_id}") == "1"
+        self._off[guild_id] = (off, now)
+        return not off
+
+    async def set_enabled(self, guild_id: int, enabled: bool) -> None:
+        await self._meta.set_meta(f"{OFF_META_KEY}{guild_id}", "0" if enabled else "1")
+        self._off[guild_id] = (not enabled, time.monotonic())

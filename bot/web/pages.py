@@ -1,0 +1,215 @@
+"""The HTML of the pages: plain strings, every value from outside written through
+``html.escape`` (names are what members call themselves: ``<script>`` is a name too).
+
+No script or style inside a page: the Content Security Policy allows only
+``/static/app.js`` and ``/static/style.css``. The live page's changes arrive as JSON
+that the script writes with ``textContent``, never as HTML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+
+from bot.text import i18n
+from bot.text.catalogue import t
+
+
+def e(value: object) -> str:
+    return escape(str(value), quote=True)
+
+
+@dataclass(frozen=True)
+class OpenGraph:
+    title: str
+    description: str
+    image: str  # absolute URL of the board picture
+    url: str
+
+
+def document(title: str, body: str, *, page: str, og: OpenGraph | None = None, data: str = "") -> str:
+    """A whole page; ``data``: attributes of ``<body>`` already escaped (``attrs``)."""
+    meta = ""
+    if og is not None:
+        meta = (
+            f'<meta property="og:type" content="website">'
+            f'<meta property="og:site_name" content="{e(t("web.site"))}">'
+            f'<meta property="og:title" content="{e(og.title)}">'
+            f'<meta property="og:description" content="{e(og.description)}">'
+            f'<meta property="og:image" content="{e(og.image)}">'
+            f'<meta property="og:url" content="{e(og.url)}">'
+            f'<meta name="twitter:card" content="summary_large_image">'
+        )
+    return (
+        f'<!doctype html><html lang="{e(i18n.current())}"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta name="referrer" content="no-referrer">'
+        f"<title>{e(title)}</title>{meta}"
+        f'<link rel="stylesheet" href="/static/style.css">'
+        f'<script src="/static/app.js" defer></script></head>'
+        f'<body data-page="{e(page)}"{data}><main>{body}</main></body></html>'
+    )
+
+
+def attrs(**values: str) -> str:
+    return "".join(f' data-{name.replace("_", "-")}="{e(value)}"' for name, value in values.items())
+
+
+def not_found() -> str:
+    return document(t("web.site"), f"<h1>{e(t('web.site'))}</h1><p>{e(t('web.not_found'))}</p>", page="none")
+
+
+# ----------------------------------------------------------------------- live
+
+
+def players_table(players: Sequence[dict[str, object]]) -> str:
+    head = "".join(f"<th>{e(t(key))}</th>" for key in ("web.player", "web.rating", "web.stones", "web.cards"))
+    rows = "".join(
+        f'<tr data-seat="{seat}"><td class="name">{e(p["name"])}</td><td class="rating">{e(p["rating"])}</td>'
+        f'<td class="stones">{e(p["stones"])}</td><td class="hand">{e(p["hand"])}</td></tr>'
+        for seat, p in enumerate(players)
+    )
+    return f'<table id="players"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
+
+
+def move_list(moves: Sequence[str], *, current: int | None = None) -> str:
+    if not moves:
+        return f'<ol id="moves"></ol><p id="no-moves">{e(t("web.no_moves"))}</p>'
+    marked = ' class="current"'
+    items = "".join(f"<li{marked if current == i + 1 else ''}>{e(move)}</li>" for i, move in enumerate(moves))
+    return f'<ol id="moves">{items}</ol>'
+
+
+def live_page(payload: dict[str, object], *, events: str, og: OpenGraph) -> str:
+    players = payload["players"]
+    moves = payload["moves"]
+    assert isinstance(players, list) and isinstance(moves, list)
+    replay = payload.get("replay")
+    replay_link = f'<p><a id="replay" href="{e(replay)}">{e(t("web.open_replay"))}</a></p>' if replay else ""
+    body = (
+        f'<h1 id="title">{e(payload["title"])}</h1>'
+        f'<p class="note">{e(t("web.live_note"))}</p>'
+        f'<p id="status" class="status">{e(payload["status"])}</p>'
+        f'<img id="board" src="{e(payload["board"])}" alt="{e(payload["board_alt"])}" width="960">'
+        f"{players_table(players)}"
+        f"<h2>{e(t('web.moves'))}</h2>{move_list(moves)}{replay_link}"
+        f"<noscript><p>{e(t('web.needs_script'))}</p></noscript>"
+    )
+    return document(
+        str(payload["title"]),
+        body,
+        page="live",
+        og=og,
+        data=attrs(events=events, version=str(payload["version"])),
+    )
+
+
+# --------------------------------------------------------------------- replay
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    game_id: int
+    names: tuple[str, str]
+    step: int
+    steps: int
+    status: str
+    board: str  # URL of this step's picture
+    hands: tuple[list[str], list[str]]
+    moves: list[str]
+    links: dict[str, str]  # first, back, forward, last -> URL
+    record: str  # URL of the record file
+
+
+def replay_page(step: ReplayStep, og: OpenGraph) -> str:
+    title = t("web.replay_title", game_id=step.game_id, name0=step.names[0], name1=step.names[1])
+    nav = "".join(
+        f'<a id="{key}" class="button" href="{e(step.links[key])}">{e(t("web." + key))}</a>'
+        for key in ("first", "back", "forward", "last")
+    )
+    alt = t("web.board_alt", game_id=step.game_id)
+    hands = "".join(
+        f'<p class="hand" data-seat="{seat}">{e(t("web.hand", name=step.names[seat]))}: '
+        f"{e(' '.join(cards) or t('web.empty_hand'))}</p>"
+        for seat, cards in enumerate(step.hands)
+    )
+    body = (
+        f"<h1>{e(title)}</h1>"
+        f'<nav class="steps">{nav}</nav>'
+        f'<p id="step">{e(t("web.step", step=step.step, steps=step.steps))}</p>'
+        f'<p class="note">{e(t("web.keys"))}</p>'
+        f'<p id="status" class="status">{e(step.status)}</p>'
+        f'<img id="board" src="{e(step.board)}" alt="{e(alt)}" width="960">'
+        f"{hands}"
+        f'<p><a id="record" href="{e(step.record)}" download>{e(t("web.download"))}</a></p>'
+        f"<h2>{e(t('web.moves'))}</h2>{move_list(step.moves, current=step.step)}"
+    )
+    return document(title, body, page="replay", og=og, data=attrs(step=str(step.step)))
+
+
+# --------------------------------------------------------------------- ladder
+
+
+@dataclass(frozen=True)
+class LadderRow:
+    rank: int
+    name: str
+    rating: int
+    record: str
+    history: list[float]  # ratings after each game, oldest first (the chart)
+
+
+def chart(points: Sequence[float], *, width: int = 160, height: int = 36) -> str:
+    """A rating history as a small SVG line (no script, no style: the CSP allows it)."""
+    if len(points) < 2:
+        return ""
+    low, high = min(points), max(points)
+    span = (high - low) or 1.0
+    step = width / (len(points) - 1)
+    line = " ".join(
+        f"{i * step:.1f},{height - 2 - (value - low) / span * (height - 4):.1f}"
+        for i, value in enumerate(points)
+    )
+    label = e(t("web.history"))
+    return (
+        f'<svg class="chart" role="img" aria-label="{label}" width="{width}" height="{height}"'
+        f' viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg">'
+        f'<polyline fill="none" stroke="#2b6cb0" stroke-width="2" points="{line}"/></svg>'
+    )
+
+
+def ladder_page(
+    *,
+    title: str,
+    rows: Sequence[LadderRow],
+    page: int,
+    pages: int,
+    links: dict[str, str],
+    recent: Sequence[tuple[str, str | None]],  # (line, replay URL)
+) -> str:
+    if rows:
+        head = "".join(
+            f"<th>{e(t(key))}</th>"
+            for key in ("web.rank", "web.player", "web.rating", "web.record", "web.history")
+        )
+        body_rows = "".join(
+            f'<tr><td>{row.rank}</td><td class="name">{e(row.name)}</td><td>{row.rating}</td>'
+            f"<td>{e(row.record)}</td><td>{chart(row.history)}</td></tr>"
+            for row in rows
+        )
+        table = f'<table id="ladder"><thead><tr>{head}</tr></thead><tbody>{body_rows}</tbody></table>'
+    else:
+        table = f'<p id="ladder">{e(t("web.nobody"))}</p>'
+    nav = "".join(
+        f'<a id="{key}" class="button" href="{e(url)}">{e(t("web." + key))}</a>' for key, url in links.items()
+    )
+    items = "".join(
+        f'<li><a href="{e(url)}">{e(line)}</a></li>' if url else f"<li>{e(line)}</li>" for line, url in recent
+    )
+    body = (
+        f"<h1>{e(title)}</h1>{table}"
+        f'<nav class="steps"><span>{e(t("web.page", page=page + 1, pages=pages))}</span>{nav}</nav>'
+        f'<h2>{e(t("web.recent"))}</h2><ul id="recent">{items}</ul>'
+    )
+    return document(title, body, page="ladder")

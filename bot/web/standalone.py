@@ -1,0 +1,72 @@
+"""``python -m bot web``: the web pages alone, beside bot processes on one PostgreSQL
+database (sharded deployments), or on a SQLite file no bot is using.
+
+Moves made by the bot processes reach the open live pages by polling: each watched
+game's stored version is read once a second (per game, not per page). Display names
+come from Discord's HTTP API when ``DISCORD_TOKEN`` is set (no gateway connection), else
+pages show ``#<user id>``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+
+import discord
+
+from bot.archive.history import History
+from bot.community.names import NameBook
+from bot.community.stats import Rankings
+from bot.settings import Settings
+from bot.storage import open_database
+from bot.web.companion import WebCompanion
+
+log = logging.getLogger(__name__)
+
+
+class PlaceholderNames:
+    """Names without Discord: ``#<user id>``."""
+
+    async def name(self, user_id: int, guild_id: int | None = None) -> str:
+        return f"#{user_id}"
+
+    async def pair(self, players: tuple[int, int], guild_id: int | None) -> tuple[str, str]:
+        return f"#{players[0]}", f"#{players[1]}"
+
+
+async def serve(settings: Settings, stop: asyncio.Event) -> None:
+    """Serve the pages until ``stop`` is set."""
+    db = open_database(settings.database)
+    await db.connect()
+    client: discord.Client | None = None
+    web: WebCompanion | None = None
+    try:
+        version = await db.migrate()
+        log.info("Database %s at schema version %d", db.path, version)
+        names: NameBook | PlaceholderNames = PlaceholderNames()
+        if settings.token:
+            client = discord.Client(intents=discord.Intents.none())
+            await client.login(settings.token)  # HTTP only: fetch_user for the names
+            names = NameBook(client)
+        web = WebCompanion(
+            settings, db, history=History(db.games, db.ratings), rankings=Rankings(db.ratings), names=names
+        )
+        await web.start()
+        await stop.wait()
+    finally:
+        if web is not None:
+            await web.close()
+        if client is not None:
+            await client.close()
+        await db.close()
+
+
+async def run(settings: Settings) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
+    await serve(settings, stop)

@@ -1,0 +1,55 @@
+"""Capability tokens: an HMAC-SHA256 over ``(kind, id)`` with ``WEB_SECRET``.
+
+A link to a page carries the token of exactly that page's game or server; anything else
+(no token, a forged one, another game's) is refused, and the server answers 404 as for
+a page that does not exist. Tokens are compared in constant time.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from typing import Literal, Protocol
+
+Kind = Literal["watch", "replay", "ladder"]
+KINDS: tuple[Kind, ...] = ("watch", "replay", "ladder")
+
+SECRET_META_KEY = "web:secret"  # the generated WEB_SECRET, when none is set
+
+
+class Meta(Protocol):
+    async def get_meta(self, key: str) -> str | None: ...
+
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+
+class Signer:
+    """Signs and checks the tokens of one secret."""
+
+    def __init__(self, secret: str) -> None:
+        if len(secret) < 16:
+            raise ValueError("a web secret has at least 16 characters")
+        self._key = secret.encode()
+
+    def token(self, kind: Kind, object_id: int) -> str:
+        digest = hmac.new(self._key, f"{kind}:{object_id}".encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+    def check(self, kind: Kind, object_id: int, token: str) -> bool:
+        return hmac.compare_digest(self.token(kind, object_id).encode(), token.encode("utf-8", "replace"))
+
+
+async def load_secret(meta: Meta, configured: str | None) -> str:
+    """``WEB_SECRET`` if set, else the one kept in the database, generated the first time."""
+    if configured:
+        return configured
+    stored = await meta.get_meta(SECRET_META_KEY)
+    if stored:
+        return stored
+    secret = secrets.token_urlsafe(32)
+    await meta.set_meta(SECRET_META_KEY, secret)
+    # Two processes starting together on one PostgreSQL database: the later write wins;
+    # read it back so that both sign with the same key.
+    return await meta.get_meta(SECRET_META_KEY) or secret
