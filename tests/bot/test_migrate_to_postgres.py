@@ -20,6 +20,7 @@ from rules.game import GameOptions
 from tests.bot.conftest import ALICE, BOB, CAROL, FakeClock, play_randomly
 
 TABLES = [
+    "board_styles",
     "challenges",
     "dm_status",
     "dm_tips",
