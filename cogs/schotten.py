@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import SchottenBot
+from bot.community.styles import STYLES, parse_style
 from bot.games.errors import GameNotFound, ServiceError
 from bot.games.live import LiveGame
 from bot.games.opponent import DEFAULT_LEVEL
@@ -335,6 +336,28 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         await interaction.response.send_message(
             t(key, language=t(f"language.name.{effective}")), ephemeral=True
         )
+
+    @app_commands.command(name=cmd("style"), description=ls("cmd.style"))
+    @app_commands.rename(board=opt("board"), server=opt("server"))
+    @app_commands.describe(board=ls("cmd.style.board"), server=ls("cmd.style.server"))
+    @app_commands.choices(
+        board=[app_commands.Choice(name=ls(f"choice.style.{style}"), value=style) for style in STYLES]
+    )
+    async def style(self, interaction: Interaction, board: str, server: bool = False) -> None:
+        """Text or picture boards: the member's own (DMs, private replies) or, with
+        ``server`` and Manage Server, the server's channel boards."""
+        chosen = parse_style(board)
+        if server:
+            if interaction.guild_id is None:
+                raise ServiceError("style_server_dm")
+            if not interaction.permissions.manage_guild:
+                raise ServiceError("style_manage_server")
+            await self.bot.styles.choose("guild", interaction.guild_id, chosen)
+            key = f"style.set_server.{chosen}"
+        else:
+            await self.bot.styles.choose("user", interaction.user.id, chosen)
+            key = f"style.set_me.{chosen}"
+        await interaction.response.send_message(t(key), ephemeral=True)
 
     # -------------------------------------------------------------- ratings
 
