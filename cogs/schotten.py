@@ -30,14 +30,15 @@ from bot.text.catalogue import t
 from bot.text.notation import read_move
 from bot.text.render import code_block, render_board
 from cogs import choices
-from cogs.history import export_file, history_message, replay_message
+from cogs.history import export_file, history_message, send_replay
 from cogs.leaderboard import leaderboard_message, stats_text
 from cogs.table import lobby, requests
-from cogs.table.messages import in_code, in_text
+from cogs.table.messages import Picture, in_code, in_text
 from cogs.table.publisher import Publisher
+from cogs.table.requests import ShowTextButton
 from cogs.timers import Timers
 from cogs.ui import Interaction
-from cogs.ui.components import every
+from cogs.ui.components import buttons, every
 from cogs.ui.replies import NO_MENTIONS, public_language
 from cogs.ui.translator import CatalogueTranslator
 from cogs.ui.translator import name as _name
@@ -277,6 +278,21 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
             # Only the game's own server, or its players, may look: ids are sequential.
             raise GameNotFound(record.id)
         names = await self.publisher.names(record)
+        if await self.bot.styles.for_user(interaction.user.id) == "picture":
+            # The public view, from the caller's side when they play; the text a click away.
+            side = player if player is not None else 0
+            data = await self.bot.pictures.board(
+                record.game.public_view(), names, game_id=record.id, bottom=side, you=player
+            )
+            picture = Picture(
+                data, f"board-{record.id}-{record.version}.png", t("picture.board_alt", game_id=record.id)
+            )
+            await interaction.response.send_message(
+                view=buttons(ShowTextButton(record.id, record.version, "b")),
+                file=picture.file(),
+                ephemeral=True,
+            )
+            return
         # Public information only, from the caller's side when they play.
         view = record.game.view(player if player is not None else 0)
         text = code_block(render_board(view, in_code(names), game_id=record.id))
@@ -415,8 +431,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     async def replay(
         self, interaction: Interaction, game: app_commands.Range[int, 1], step: app_commands.Range[int, 0] = 0
     ) -> None:
-        text, view = await replay_message(interaction, game, step)
-        await interaction.response.send_message(text, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await send_replay(interaction, game, step)
 
     @app_commands.command(name=cmd("export"), description=ls("cmd.export"))
     @app_commands.rename(game=opt("game"))
