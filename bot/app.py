@@ -32,11 +32,13 @@ from bot.community.languages import Languages
 from bot.community.names import NameBook
 from bot.community.stats import Rankings
 from bot.community.stats import install as install_stats
+from bot.community.styles import Styles
 from bot.games.challenges import ChallengeService
 from bot.games.delivery import Delivery
 from bot.games.matches import MatchService
 from bot.games.opponent import Opponent
 from bot.games.service import GameService
+from bot.pictures.cache import PictureCache
 from bot.settings import Settings
 from bot.storage import open_database
 from bot.text import i18n
@@ -114,7 +116,8 @@ class SchottenBot(commands.Bot):
     """The bot and its services: the cogs reach stored state only through ``service``
     (games and moves), ``challenges``, ``matches``, ``rankings``, ``history`` and
     ``delivery``;
-    ``names`` knows display names and ``opponent`` plays the AI's seat. ``db`` is
+    ``names`` knows display names, ``languages`` and ``styles`` what members and servers
+    chose, ``pictures`` draws boards and hands, and ``opponent`` plays the AI's seat. ``db`` is
     theirs, not the cogs'."""
 
     def __init__(
@@ -170,6 +173,9 @@ class SchottenBot(commands.Bot):
         self.history = History(self.db.games, self.db.ratings)  # finished games: history, replay, export
         self.delivery = Delivery(self.db.delivery, clock=_utc_timestamp)
         self.languages = Languages(self.db.players, clock=_utc_timestamp)
+        self.styles = Styles(self.db.players, clock=_utc_timestamp)  # text or picture boards
+        # The board and hand pictures, rendered in a thread, the latest ones kept.
+        self.pictures = PictureCache()
         self.names = NameBook(self)
         # The AI's seat in practice games; its moves are computed in worker processes.
         # Shared fairly between members, with their practice games and hints limited.
@@ -320,6 +326,7 @@ class SchottenBot(commands.Bot):
             await self.opponent.close()
             await self._close_discord()
         finally:
+            self.pictures.close()
             await self.db.close()
 
     async def _close_discord(self) -> None:

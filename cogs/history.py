@@ -6,7 +6,9 @@
 * Replay: one step of a finished game on the board the players saw (player 0 at the
   bottom, as in the channel), the move just made, and both hands (the game is over).
   Its buttons carry the game and the step (``st:rp:<game>:<step>:<f|b|n|l>``); the
-  reply is ephemeral and a button edits it.
+  reply is ephemeral and a button edits it. For a member who chose the picture style
+  the board is a picture (from the step's public view) and the text one click away
+  (``st:rpt:<game>:<step>``).
 * Export: the game as a ``schotten-record`` file (:mod:`bot.archive.record_file`).
 
 Who may see a game (:func:`visible_game`): its players, and members of the server it
@@ -32,9 +34,10 @@ from bot.games.errors import GameNotFound, ServiceError
 from bot.text import i18n
 from bot.text.catalogue import t
 from bot.text.render import card_text, code_block, render_board, render_move, sort_hand
-from cogs.table.messages import in_code, in_text
+from cogs.table.messages import Picture, attachments, in_code, in_text, upload
 from cogs.ui import Interaction
 from cogs.ui.components import Button, Component, buttons
+from cogs.ui.links import with_link
 from cogs.ui.replies import NO_MENTIONS, public_language
 from rules.game import Game
 from rules.rulesets import get_ruleset
@@ -191,8 +194,9 @@ def replay_board(game: FinishedGame, state: Game, names: tuple[str, str]) -> str
     return code_block(render_board(state.view(0), in_code(names), bottom=0, game_id=game.id))
 
 
-def replay_text(game: FinishedGame, step: int, names: tuple[str, str]) -> str:
-    """The replay at ``step`` (0: the deal; ``game.steps``: the end)."""
+def replay_text(game: FinishedGame, step: int, names: tuple[str, str], *, board: bool = True) -> str:
+    """The replay at ``step`` (0: the deal; ``game.steps``: the end). ``board`` False:
+    all but the board (the caption of its picture)."""
     state = game.replay(step)
     text_names = in_text(names)
     lines = [
@@ -212,18 +216,41 @@ def replay_text(game: FinishedGame, step: int, names: tuple[str, str]) -> str:
         lines.append(
             t("replay.step", step=step, steps=game.steps, move=render_move(player, move, text_names))
         )
-    lines.append(replay_board(game, state, names))
+    if board:
+        lines.append(replay_board(game, state, names))
     lines.extend(_hand_line(text_names[p], state, p) for p in (0, 1))
     lines.append(t("replay.hands_note"))
     return "\n".join(lines)
 
 
-async def replay_message(interaction: Interaction, game_id: int, step: int) -> tuple[str, discord.ui.View]:
-    """The text and step buttons of a finished game's replay at ``step``, for the caller."""
+async def replay_message(
+    interaction: Interaction, game_id: int, step: int
+) -> tuple[str, discord.ui.View, Picture | None]:
+    """The text, step buttons and (picture style) board picture of a finished game's
+    replay at ``step``, for the caller."""
+    bot = interaction.client
     game = await finished_game(interaction, game_id)
-    names = await interaction.client.names.pair(game.players, game.guild_id)
+    names = await bot.names.pair(game.players, game.guild_id)
     step = max(0, min(step, game.steps))
-    return replay_text(game, step, names), replay_view(game.id, step, game.steps)
+    if await bot.styles.for_user(interaction.user.id) != "picture":
+        return replay_text(game, step, names), replay_view(game.id, step, game.steps), None
+    public = game.replay(step).public_view()
+    data = await bot.pictures.board(public, names, game_id=game.id, bottom=0)
+    picture = Picture(
+        data, f"replay-{game.id}-{step}.png", t("picture.replay_alt", game_id=game.id, step=step)
+    )
+    view = replay_view(game.id, step, game.steps, picture=True)
+    return replay_text(game, step, names, board=False), view, picture
+
+
+async def send_replay(interaction: Interaction, game_id: int, step: int) -> None:
+    """``/schotten replay``: the replay at ``step``, privately."""
+    text, view, picture = await replay_message(interaction, game_id, step)
+    stored = await interaction.client.history.game(game_id)  # replay_message checked who may see it
+    linked = await with_link(view, interaction.client, "replay", game_id, stored.guild_id)
+    await interaction.response.send_message(
+        text, view=linked, file=upload(picture), ephemeral=True, allowed_mentions=NO_MENTIONS
+    )
 
 
 _REPLAY_LABELS = {"f": "replay.first", "b": "replay.back", "n": "replay.forward", "l": "replay.last"}
@@ -249,18 +276,48 @@ class ReplayButton(Component[Button], template=r"st:rp:(?P<game>\d+):(?P<step>\d
         return cls(int(match["game"]), int(match["step"]), match["dir"])
 
     async def run(self, interaction: Interaction) -> None:
-        text, view = await replay_message(interaction, self.game_id, self.step)
-        await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS)
+        text, view, picture = await replay_message(interaction, self.game_id, self.step)
+        await interaction.response.edit_message(
+            content=text, view=view, attachments=attachments(picture), allowed_mentions=NO_MENTIONS
+        )
 
 
-def replay_view(game_id: int, step: int, steps: int) -> discord.ui.View:
-    """First, Back, Forward and Last under a replay at ``step`` of ``steps``."""
-    return buttons(
+class ReplayTextButton(Component[Button], template=r"st:rpt:(?P<game>\d+):(?P<step>\d+)"):
+    """Beside a replay's picture: the same step as text, privately."""
+
+    def __init__(self, game_id: int, step: int) -> None:
+        self.game_id, self.step = game_id, step
+        super().__init__(
+            discord.ui.Button(
+                label=t("picture.show_text"),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"st:rpt:{game_id}:{step}",
+            )
+        )
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["game"]), int(match["step"]))
+
+    async def run(self, interaction: Interaction) -> None:
+        game = await finished_game(interaction, self.game_id)
+        names = await interaction.client.names.pair(game.players, game.guild_id)
+        text = replay_text(game, max(0, min(self.step, game.steps)), names)
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+def replay_view(game_id: int, step: int, steps: int, *, picture: bool = False) -> discord.ui.View:
+    """First, Back, Forward and Last under a replay at ``step`` of ``steps`` (and Show
+    as text beside a picture)."""
+    steps_ = (
         ReplayButton(game_id, 0, "f", disabled=step <= 0),
         ReplayButton(game_id, step - 1, "b", disabled=step <= 0),
         ReplayButton(game_id, step + 1, "n", disabled=step >= steps),
         ReplayButton(game_id, steps, "l", disabled=step >= steps),
     )
+    if picture:
+        return buttons(*steps_, ReplayTextButton(game_id, step))
+    return buttons(*steps_)
 
 
 # ------------------------------------------------------------------------- export
@@ -283,6 +340,7 @@ async def export_file(interaction: Interaction, game_id: int) -> tuple[str, disc
 __all__ = [
     "HistoryButton",
     "ReplayButton",
+    "ReplayTextButton",
     "export_file",
     "finished_game",
     "history_message",
@@ -292,5 +350,6 @@ __all__ = [
     "replay_message",
     "replay_text",
     "replay_view",
+    "send_replay",
     "visible_game",
 ]

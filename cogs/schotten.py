@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import SchottenBot
+from bot.community.styles import STYLES, parse_style
 from bot.games.errors import GameNotFound, ServiceError
 from bot.games.live import LiveGame
 from bot.games.opponent import DEFAULT_LEVEL
@@ -29,14 +30,15 @@ from bot.text.catalogue import t
 from bot.text.notation import read_move
 from bot.text.render import code_block, render_board
 from cogs import choices
-from cogs.history import export_file, history_message, replay_message
+from cogs.history import export_file, history_message, send_replay
 from cogs.leaderboard import leaderboard_message, stats_text
 from cogs.table import lobby, requests
-from cogs.table.messages import in_code, in_text
+from cogs.table.messages import Picture, in_code, in_text
 from cogs.table.publisher import Publisher
+from cogs.table.requests import ShowTextButton
 from cogs.timers import Timers
 from cogs.ui import Interaction
-from cogs.ui.components import every
+from cogs.ui.components import buttons, every
 from cogs.ui.links import with_link
 from cogs.ui.replies import NO_MENTIONS, public_language
 from cogs.ui.translator import CatalogueTranslator
@@ -277,6 +279,21 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
             # Only the game's own server, or its players, may look: ids are sequential.
             raise GameNotFound(record.id)
         names = await self.publisher.names(record)
+        if await self.bot.styles.for_user(interaction.user.id) == "picture":
+            # The public view, from the caller's side when they play; the text a click away.
+            side = player if player is not None else 0
+            data = await self.bot.pictures.board(
+                record.game.public_view(), names, game_id=record.id, bottom=side, you=player
+            )
+            picture = Picture(
+                data, f"board-{record.id}-{record.version}.png", t("picture.board_alt", game_id=record.id)
+            )
+            await interaction.response.send_message(
+                view=buttons(ShowTextButton(record.id, record.version, "b")),
+                file=picture.file(),
+                ephemeral=True,
+            )
+            return
         # Public information only, from the caller's side when they play.
         view = record.game.view(player if player is not None else 0)
         text = code_block(render_board(view, in_code(names), game_id=record.id))
@@ -337,6 +354,28 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
             t(key, language=t(f"language.name.{effective}")), ephemeral=True
         )
 
+    @app_commands.command(name=cmd("style"), description=ls("cmd.style"))
+    @app_commands.rename(board=opt("board"), server=opt("server"))
+    @app_commands.describe(board=ls("cmd.style.board"), server=ls("cmd.style.server"))
+    @app_commands.choices(
+        board=[app_commands.Choice(name=ls(f"choice.style.{style}"), value=style) for style in STYLES]
+    )
+    async def style(self, interaction: Interaction, board: str, server: bool = False) -> None:
+        """Text or picture boards: the member's own (DMs, private replies) or, with
+        ``server`` and Manage Server, the server's channel boards."""
+        chosen = parse_style(board)
+        if server:
+            if interaction.guild_id is None:
+                raise ServiceError("style_server_dm")
+            if not interaction.permissions.manage_guild:
+                raise ServiceError("style_manage_server")
+            await self.bot.styles.choose("guild", interaction.guild_id, chosen)
+            key = f"style.set_server.{chosen}"
+        else:
+            await self.bot.styles.choose("user", interaction.user.id, chosen)
+            key = f"style.set_me.{chosen}"
+        await interaction.response.send_message(t(key), ephemeral=True)
+
     # -------------------------------------------------------------- ratings
 
     @app_commands.command(name=cmd("leaderboard"), description=ls("cmd.leaderboard"))
@@ -395,12 +434,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     async def replay(
         self, interaction: Interaction, game: app_commands.Range[int, 1], step: app_commands.Range[int, 0] = 0
     ) -> None:
-        text, view = await replay_message(interaction, game, step)
-        stored = await self.bot.history.game(game)  # replay_message has checked who may see it
-        linked = await with_link(view, self.bot, "replay", game, stored.guild_id)
-        await interaction.response.send_message(
-            text, view=linked or view, ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        await send_replay(interaction, game, step)
 
     @app_commands.command(name=cmd("web"), description=ls("cmd.web"))
     @app_commands.rename(links=opt("links"))

@@ -9,6 +9,7 @@ compression releases it), and keeps the most recent pictures::
     pictures = PictureCache()
     png = await pictures.board(game.public_view(), names, game_id=12, bottom=0)
     png = await pictures.hand(view.hand, game_id=12, version=view.version, player=view.player)
+    png = await pictures.seat(view.public(), names, view.hand, game_id=12, player=view.player)
     pictures.close()   # at shutdown
 
 Concurrent requests for one key share a single render. The language is the caller's
@@ -26,18 +27,20 @@ from typing import Literal
 
 from bot.pictures.board import board_png
 from bot.pictures.hand import hand_png
+from bot.pictures.seat import seat_png
 from bot.text import i18n
 from rules.cards import Card
 from rules.view import PublicView
 
-Kind = Literal["board", "hand"]
+Kind = Literal["board", "hand", "seat"]
 
 
 @dataclass(frozen=True, slots=True)
 class PictureKey:
     """What a picture depends on. ``bottom`` is the player drawn below the stones (a
-    board) or whose hand it is; ``style`` holds the rest of what is written on it: the
-    names and the player addressed as "you" (a board), the cards (a hand)."""
+    board), whose hand it is (a hand), or both (a seat: a player's board with their hand);
+    ``style`` holds the rest of what is written on it: the names and the player
+    addressed as "you" (a board), the cards (a hand), all of these (a seat)."""
 
     game_id: int
     version: int
@@ -107,6 +110,30 @@ class PictureCache:
         held = tuple(cards)
         key = PictureKey(game_id, version, player, language, "hand", tuple(str(card) for card in held))
         return await self.get(key, lambda: hand_png(held))
+
+    async def seat(
+        self,
+        public: PublicView,
+        names: Sequence[str],
+        cards: Sequence[Card],
+        *,
+        game_id: int,
+        player: int,
+        language: str | None = None,
+    ) -> bytes:
+        """``player``'s own picture: the board from their side, their ``cards`` under it
+        (:func:`bot.pictures.seat.seat_png`), for their DM or private reply."""
+        if not isinstance(public, PublicView):
+            raise TypeError(f"a board picture is drawn from a PublicView, not {type(public).__name__}")
+        language = i18n.normalize(language or i18n.current())
+        shown = (str(names[0]), str(names[1]))
+        held = tuple(cards)
+        key = PictureKey(
+            game_id, public.version, player, language, "seat", (shown, tuple(str(card) for card in held))
+        )
+        return await self.get(
+            key, lambda: seat_png(public, shown, held, bottom=player, game_id=game_id, you=player)
+        )
 
     async def get(self, key: PictureKey, render: Callable[[], bytes]) -> bytes:
         """The picture of ``key``: kept, being rendered, or ``render()`` now in the pool

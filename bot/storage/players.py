@@ -1,4 +1,5 @@
-"""``PlayerStore``: players, their (and servers') languages, and the bot's own settings."""
+"""``PlayerStore``: players, their (and servers') languages and board styles, and the bot's
+own settings."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ _LANGUAGE_TABLES: Final = {"user": ("user_languages", "user_id"), "guild": ("gui
 
 
 class PlayerStore:
-    """The ``players``, ``user_languages``, ``guild_languages`` and ``meta`` tables."""
+    """The ``players``, ``user_languages``, ``guild_languages``, ``board_styles`` and
+    ``meta`` tables."""
 
     def __init__(self, db: Executor) -> None:
         self._db = db
@@ -81,3 +83,23 @@ class PlayerStore:
                         now,
                         scope_id,
                     )
+
+    # -- board styles (migration 7) --------------------------------------------------
+
+    async def board_style(self, scope: LanguageScope, scope_id: int) -> str | None:
+        """A user's or a server's chosen board style (``text``, ``picture``; None: none chosen)."""
+        found = await self._db.value(
+            "SELECT style FROM board_styles WHERE scope = $1 AND scope_id = $2", scope, scope_id
+        )
+        return None if found is None else str(found)
+
+    async def set_board_style(self, scope: LanguageScope, scope_id: int, style: str, *, now: float) -> None:
+        await self._db.execute(
+            "INSERT INTO board_styles (scope, scope_id, style, updated_at) VALUES ($1, $2, $3, $4)"
+            " ON CONFLICT (scope, scope_id) DO UPDATE SET style = excluded.style,"
+            " updated_at = excluded.updated_at",
+            scope,
+            scope_id,
+            style,
+            now,
+        )

@@ -690,6 +690,7 @@ CATALOGUE.update(
         "cmd.name.export": "export",
         "cmd.name.web": "web",
         "cmd.name.language": "language",
+        "cmd.name.style": "style",
         "opt.opponent": "opponent",
         "opt.tactics": "tactics",
         "opt.claims": "claims",
@@ -708,6 +709,7 @@ CATALOGUE.update(
         "opt.links": "links",
         "opt.language": "language",
         "opt.server": "server",
+        "opt.board": "board",
         "choice.topic.overview": "overview",
         "choice.topic.turn": "turn",
         "choice.topic.formations": "formations",
@@ -743,6 +745,25 @@ CATALOGUE.update(
         ),
         "error.language_manage_server": "Only members who may manage this server can set its language.",
         "error.language_server_dm": "A server's language is set in one of its channels.",
+        # /schotten style
+        "cmd.style": "Show boards as text or as pictures (to you, or in this server's channels)",
+        "cmd.style.board": (
+            "text: the board in characters, as always; picture: an image, the text a click away"
+        ),
+        "cmd.style.server": "Set the style of this server's channel boards (needs Manage Server)",
+        "choice.style.text": "text",
+        "choice.style.picture": "picture",
+        "style.set_me.text": "From now on your DMs and private replies show boards as text.",
+        "style.set_me.picture": (
+            "From now on your DMs and private replies show the board and your hand as a picture."
+            " The text is one click away: Show as text."
+        ),
+        "style.set_server.text": "This server's channel boards are now shown as text.",
+        "style.set_server.picture": (
+            "This server's channel boards are now shown as pictures, the text one click away (Show as text)."
+        ),
+        "error.style_manage_server": "Only members who may manage this server can set its board style.",
+        "error.style_server_dm": "A server's board style is set in one of its channels.",
     }
 )
 
@@ -855,6 +876,11 @@ CATALOGUE.update(
         "picture.to_play": "to play",
         "picture.winner": "winner",
         "picture.empty_hand": "No cards in hand",
+        # on the messages that carry a picture
+        "picture.show_text": "Show as text",
+        "picture.board_alt": "The board of game #{game_id}",
+        "picture.seat_alt": "The board of game #{game_id} from your side, and your hand",
+        "picture.replay_alt": "The board of game #{game_id} at step {step}",
     }
 )
 

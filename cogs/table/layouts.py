@@ -16,6 +16,7 @@ in the custom ids and the selects' defaults.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from contextlib import suppress
 
 import discord
 
@@ -31,6 +32,7 @@ from cogs.table.requests import (
     ReturnSelect,
     Selection,
     ShowHandButton,
+    ShowTextButton,
     StoneSelect,
     TargetSelect,
 )
@@ -45,10 +47,26 @@ MAX_ITEMS = 25  # buttons and selects on one message (5 rows of 5)
 Ruse = Scout | Redeploy | Deserter | Traitor
 
 
-def board_view(game_id: int, version: int | None = None, *, finished: bool = False) -> discord.ui.View:
+def board_view(
+    game_id: int, version: int | None = None, *, finished: bool = False, picture: bool = False
+) -> discord.ui.View:
     """The board's "Show my hand" button (disabled once the game is over), marked with
-    the ``version`` the board shows."""
+    the ``version`` the board shows; beside a picture, "Show as text"."""
+    if picture and version is not None:
+        return buttons(
+            ShowHandButton(game_id, version, disabled=finished), ShowTextButton(game_id, version, "b")
+        )
     return buttons(ShowHandButton(game_id, version, disabled=finished))
+
+
+def with_text_button(controls: discord.ui.View | None, game_id: int, version: int) -> discord.ui.View:
+    """A player's controls with "Show as text" (their text hand message) in the first
+    row with room (discord.py's placement). A message with five full rows (a ruse's
+    steps with many claims) goes without it, rarely: the text style is a command away."""
+    controls = controls or discord.ui.View(timeout=None)
+    with suppress(ValueError):  # five full rows
+        controls.add_item(ShowTextButton(game_id, version, "h"))
+    return controls
 
 
 # -------------------------------------------------------------------- card texts
@@ -320,4 +338,4 @@ def _return_layout(game_id: int, version: int, view: PlayerView, returning: Sequ
     return controls
 
 
-__all__ = ["MAX_OPTIONS", "board_view", "card_hint", "hand_controls", "playable_cards"]
+__all__ = ["MAX_OPTIONS", "board_view", "card_hint", "hand_controls", "playable_cards", "with_text_button"]

@@ -9,7 +9,9 @@ close its code block, nor show as a mention.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import discord
 
@@ -31,6 +33,30 @@ from rules.moves import Claim
 from rules.view import PlayerView
 
 Names = tuple[str, str]  # the display names of engine players 0 and 1
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A PNG to attach to a message (a ``discord.File`` is read once, so it is made
+    anew for each call). ``description`` is its alt text, for screen readers."""
+
+    data: bytes
+    filename: str
+    description: str
+
+    def file(self) -> discord.File:
+        return discord.File(io.BytesIO(self.data), filename=self.filename, description=self.description)
+
+
+def upload(picture: Picture | None) -> discord.File:
+    """A send's ``file``: the picture, or nothing (``MISSING``)."""
+    return discord.utils.MISSING if picture is None else picture.file()
+
+
+def attachments(picture: Picture | None) -> list[discord.File]:
+    """An edit's ``attachments``: the picture, replacing what the message had, or none
+    (a message once a picture and now text loses it)."""
+    return [] if picture is None else [picture.file()]
 
 
 def in_text(names: Names) -> Names:
@@ -61,12 +87,20 @@ def board_text(record: LiveGame, view: PlayerView, names: Names, match: MatchRow
 
 
 def board_message(
-    record: LiveGame, view: PlayerView, names: Names, match: MatchRow | None, *, mention: int | None
+    record: LiveGame,
+    view: PlayerView,
+    names: Names,
+    match: MatchRow | None,
+    *,
+    mention: int | None,
+    board: bool = True,
 ) -> str:
     """The board as it stands in the channel: the mention of the player to move
     (``mention``, a user id), the stones claimed in the latest turn, the first board of
     a match's next game says so, then :func:`board_text`. Everything comes from the
-    stored game, so a publication made again after a crash says the same as the first."""
+    stored game, so a publication made again after a crash says the same as the first.
+    ``board`` False: the lines above the board only (and a match's score), for a board
+    shown as a picture."""
     lines = [] if mention is None else [turn_mention(mention)]
     latest = last_turn(view.last_moves)
     if latest is not None:
@@ -75,13 +109,19 @@ def board_message(
     if match is not None and match.games > 0 and not view.last_moves and view.current_player is not None:
         name = in_text(names)[view.current_player]
         lines.append(t("match.next", match_id=match.id, game_id=record.id, name=name))
-    lines.append(board_text(record, view, names, match))
+    if board:
+        lines.append(board_text(record, view, names, match))
+    elif match is not None:
+        lines.append(score_text(match, record, names))
     return "\n".join(lines)
 
 
-def hand_text(record: LiveGame, view: PlayerView, names: Names, drawn: Sequence[Card] = ()) -> str:
+def hand_text(
+    record: LiveGame, view: PlayerView, names: Names, drawn: Sequence[Card] = (), *, board: bool = True
+) -> str:
     """What a player sees privately: the opponent's last turn, the board from their
-    side, their hand and whose turn it is."""
+    side, their hand and whose turn it is. ``board`` False: all but the board, the
+    caption of a picture that shows it."""
     player = view.player
     text_names = in_text(names)
     opponent = text_names[1 - player]
@@ -92,7 +132,8 @@ def hand_text(record: LiveGame, view: PlayerView, names: Names, drawn: Sequence[
             lines.append(last)
     if drawn:
         lines.append(t("hand.drew", card=" ".join(card_text(c) for c in drawn)))
-    lines.append(code_block(render_board(view, in_code(names))))
+    if board:
+        lines.append(code_block(render_board(view, in_code(names))))
     hand = render_hand(view)
     lines.append(t("hand.cards", cards=hand) if hand else t("hand.empty"))
     lines.extend(tactic_lines(view))
@@ -175,7 +216,9 @@ def end_text(record: LiveGame, names: Names, changes: Sequence[RatingChange], ma
 
 __all__ = [
     "Names",
+    "Picture",
     "announce_claim",
+    "attachments",
     "board_message",
     "board_text",
     "end_text",
@@ -185,4 +228,5 @@ __all__ = [
     "score_text",
     "tactic_lines",
     "turn_mention",
+    "upload",
 ]

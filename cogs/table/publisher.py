@@ -14,8 +14,16 @@ to a player's own requests (those are :mod:`cogs.table.requests`).
 * publishes what a crashed or failed publication left in the outbox
   (:meth:`Publisher.publish_pending`), adopting what Discord had already taken, and
   reminds the player to move (:meth:`Publisher.remind`);
-* draws a seat's hand and controls (:meth:`Publisher.hand`, :meth:`Publisher.controls`)
-  from views memoised per seat, for the DMs and for the request side's answers.
+* draws a seat's hand and controls (:meth:`Publisher.hand`, :meth:`Publisher.controls`,
+  :meth:`Publisher.seat`) from views memoised per seat, for the DMs and for the request
+  side's answers.
+
+Boards and hands are text, or pictures where the server (the channel's board) or the
+member (their DM and private replies) chose the picture style (``bot.styles``): the
+same message with the picture attached, the text one click away (Show as text). A
+picture is drawn from the game's public view only (``bot.pictures``, in a thread,
+cached), a hand picture from its owner's view, for its owner; attaching it costs no
+call more (the edit or send carries it).
 
 A hand only ever goes to its owner: into their DM or an ephemeral reply.
 """
@@ -37,10 +45,19 @@ from bot.games.live import LiveGame, MoveOutcome
 from bot.games.lru import LRU
 from bot.text import i18n
 from bot.text.catalogue import t
-from cogs.table.layouts import board_view, hand_controls
+from cogs.table.layouts import board_view, hand_controls, with_text_button
 from cogs.table.lobby import rematch_view
-from cogs.table.messages import Names, board_message, board_text, end_text, hand_text
-from cogs.table.requests import Selection, ShowHandButton, drawn_by
+from cogs.table.messages import (
+    Names,
+    Picture,
+    attachments,
+    board_message,
+    board_text,
+    end_text,
+    hand_text,
+    upload,
+)
+from cogs.table.requests import Seat, Selection, ShowHandButton, drawn_by
 from cogs.ui.links import with_link
 from cogs.ui.replies import NO_MENTIONS
 from rules.cards import Card
@@ -125,17 +142,34 @@ class Publisher:
         return hit[1]
 
     def controls(
-        self, record: LiveGame, player: int, selection: Selection | None = None
+        self, record: LiveGame, player: int, selection: Selection | None = None, *, as_text: bool = False
     ) -> discord.ui.View | None:
+        """``player``'s controls; ``as_text``: with Show as text (beside a picture)."""
         view = self.view(record, player)
-        return hand_controls(record.id, record.version, view, selection or Selection(), hint=record.vs_ai)
+        controls = hand_controls(record.id, record.version, view, selection or Selection(), hint=record.vs_ai)
+        return with_text_button(controls, record.id, record.version) if as_text else controls
 
     def board(self, record: LiveGame, names: Names) -> str:
+        """The channel's text board (no mention): what Show as text answers."""
         match = self.bot.matches.cached(record.match_id) if record.match_id is not None else None
         return board_text(record, self.view(record, 0), names, match)
 
     def hand(self, record: LiveGame, player: int, names: Names, drawn: Sequence[Card] = ()) -> str:
         return hand_text(record, self.view(record, player), names, drawn)
+
+    async def seat(self, record: LiveGame, player: int, names: Names, drawn: Sequence[Card] = ()) -> Seat:
+        """``player``'s private message in their style, in the current language: the text
+        hand message and controls, or its caption, the picture of their board (from the
+        public view) and their own hand, and the controls with Show as text."""
+        if await self.bot.styles.for_user(record.players[player]) != "picture":
+            return Seat(self.hand(record, player, names, drawn), self.controls(record, player))
+        view = self.view(record, player)
+        data = await self.bot.pictures.seat(view.public(), names, view.hand, game_id=record.id, player=player)
+        picture = Picture(
+            data, f"game-{record.id}-{record.version}.png", t("picture.seat_alt", game_id=record.id)
+        )
+        caption = hand_text(record, view, names, drawn, board=False)
+        return Seat(caption, self.controls(record, player, as_text=True), picture)
 
     # ---------------------------------------------------------------- start
 
@@ -323,6 +357,7 @@ class Publisher:
         for player in (0, 1):
             self._views.pop((game_id, player))
         self.bot.delivery.forget_game(game_id)
+        self.bot.pictures.forget(game_id)
 
     async def _show(
         self,
@@ -372,9 +407,26 @@ class Publisher:
         if plan.new_board or over:
             await self._drop_turn_mention(record, channel)
 
-    def _board_message(self, record: LiveGame, names: Names) -> str:
+    async def _board_message(
+        self, record: LiveGame, names: Names
+    ) -> tuple[str, Picture | None, discord.ui.View]:
+        """The channel's board message in the server's style (and the current language):
+        its text, its picture (None: the text style) and its buttons. The picture is the
+        public view, player 0 below the stones as on the text board."""
         match = self.bot.matches.cached(record.match_id) if record.match_id is not None else None
-        return board_message(record, self.view(record, 0), names, match, mention=self._to_notify(record))
+        mention = self._to_notify(record)
+        finished = record.game.is_over
+        if await self.bot.styles.for_guild(record.guild_id) != "picture":
+            content = board_message(record, self.view(record, 0), names, match, mention=mention)
+            view = board_view(record.id, record.version, finished=finished)
+            return content, None, await with_link(view, self.bot, "watch", record.id, record.guild_id)
+        content = board_message(record, self.view(record, 0), names, match, mention=mention, board=False)
+        data = await self.bot.pictures.board(record.game.public_view(), names, game_id=record.id, bottom=0)
+        picture = Picture(
+            data, f"board-{record.id}-{record.version}.png", t("picture.board_alt", game_id=record.id)
+        )
+        view = board_view(record.id, record.version, finished=finished, picture=True)
+        return content, picture, await with_link(view, self.bot, "watch", record.id, record.guild_id)
 
     async def _post_board(
         self,
@@ -388,11 +440,7 @@ class Publisher:
         more, and its deletion another. When recovering, a board of this version that
         an interrupted attempt posted is adopted, and every older board of the game in
         sight is deleted (the previous one's id may not have been stored)."""
-        content = self._board_message(record, names)
-        view = await with_link(
-            board_view(record.id, record.version, finished=record.game.is_over),
-            self.bot, "watch", record.id, record.guild_id,
-        )  # fmt: skip
+        content, picture, view = await self._board_message(record, names)
         previous = record.board_message_id
         boards = _boards_of(recent or (), record.id)
         posted = next((message for message, version in boards if version == record.version), None)
@@ -400,6 +448,7 @@ class Publisher:
             message = await channel.send(
                 content,
                 view=view,
+                file=upload(picture),
                 allowed_mentions=_mentioning(self._to_notify(record)),
                 nonce=_nonce(record, "b"),
             )
@@ -419,21 +468,18 @@ class Publisher:
     async def _edit_board(self, record: LiveGame, channel: discord.PartialMessageable, names: Names) -> None:
         """Edit the board in place (a move that keeps the turn, the end); post it if it
         is gone."""
-        content = self._board_message(record, names)
-        view = await with_link(
-            board_view(record.id, record.version, finished=record.game.is_over),
-            self.bot, "watch", record.id, record.guild_id,
-        )  # fmt: skip
+        content, picture, view = await self._board_message(record, names)
         if record.board_message_id is not None:
             try:
+                # One call, the new picture (or none, for text) replacing the old one.
                 await channel.get_partial_message(record.board_message_id).edit(
-                    content=content, view=view, allowed_mentions=NO_MENTIONS
+                    content=content, view=view, attachments=attachments(picture), allowed_mentions=NO_MENTIONS
                 )
                 return
             except discord.NotFound:
                 log.info("board message of game %s is gone; posting a new one", record.id)
         message = await channel.send(
-            content, view=view, allowed_mentions=NO_MENTIONS, nonce=_nonce(record, "b")
+            content, view=view, file=upload(picture), allowed_mentions=NO_MENTIONS, nonce=_nonce(record, "b")
         )
         await self.bot.service.set_message_ids(record.id, board_message_id=message.id)
 
@@ -529,11 +575,13 @@ class Publisher:
         if channel is None:
             return
         with i18n.use(await self.bot.languages.for_user(user_id)):
-            content, controls = self.hand(record, player, names, drawn), self.controls(record, player)
+            seat = await self.seat(record, player, names, drawn)
         try:
             # Our own DM message, edited through the REST API: unlike an interaction
-            # token this never expires.
-            await channel.get_partial_message(message_id).edit(content=content, view=controls)
+            # token this never expires. One call, with the picture if any.
+            await channel.get_partial_message(message_id).edit(
+                content=seat.content, view=seat.view, attachments=seat.attachments()
+            )
         except discord.NotFound:
             new_id = await self._send_dm(record, player, names, drawn)
             await self.bot.service.set_message_ids(record.id, dm_message_ids={player: new_id})
@@ -558,14 +606,17 @@ class Publisher:
         if channel is None:
             return None
         with i18n.use(await self.bot.languages.for_user(user_id)):
-            content, controls = self.hand(record, player, names, drawn), self.controls(record, player)
+            seat = await self.seat(record, player, names, drawn)
         if recovering:
             for message in await self._recent(channel, RECENT_DMS):
-                if message.content == content:
+                if message.content == seat.content:
                     return message.id
         try:
             message = await channel.send(
-                content, view=controls or discord.utils.MISSING, nonce=_nonce(record, f"d{player}")
+                seat.content,
+                view=seat.view or discord.utils.MISSING,
+                file=seat.upload(),
+                nonce=_nonce(record, f"d{player}"),
             )
         except discord.Forbidden as error:
             if error.code == CANNOT_DM:

@@ -28,13 +28,14 @@ from typing import Protocol, Self
 
 import discord
 
-from bot.games.errors import GameFinished, ServiceError
+from bot.games.errors import GameFinished, GameNotFound, ServiceError
 from bot.games.live import LiveGame, MoveOutcome
 from bot.text.catalogue import t
 from bot.text.render import describe_hint
-from cogs.table.messages import Names
+from cogs.table.messages import Names, Picture, attachments, upload
 from cogs.ui import Interaction
 from cogs.ui.components import Button, Component, Select, select_menu
+from cogs.ui.replies import NO_MENTIONS
 from rules.cards import Card
 from rules.game import Applied
 from rules.moves import Claim, Draw, Move, Pass, parse_move
@@ -54,19 +55,40 @@ class Selection:
     returning: tuple[str, ...] = ()  # Scout: the two cards to put back
 
 
+@dataclass(frozen=True)
+class Seat:
+    """A player's private message (their DM, an ephemeral reply): the text, the
+    controls and, in the picture style, the picture of their board and hand (the text
+    then leaves the board out, and the controls offer it: Show as text)."""
+
+    content: str
+    view: discord.ui.View | None
+    picture: Picture | None = None
+
+    def upload(self) -> discord.File:
+        return upload(self.picture)
+
+    def attachments(self) -> list[discord.File]:
+        return attachments(self.picture)
+
+
 # ---------------------------------------------------------------- the publishing side
 
 
 class Publishing(Protocol):
     """What a request needs of the publishing side (:class:`cogs.table.publisher.Publisher`):
-    a seat's hand and controls as the DMs show them, and the publication of an outcome
-    or a new game."""
+    a seat's hand and controls as the DMs show them (as text, or in the member's style),
+    the channel's text board, and the publication of an outcome or a new game."""
 
     def hand(self, record: LiveGame, player: int, names: Names, drawn: Sequence[Card] = ()) -> str: ...
 
+    def board(self, record: LiveGame, names: Names) -> str: ...
+
     def controls(
-        self, record: LiveGame, player: int, selection: Selection | None = None
+        self, record: LiveGame, player: int, selection: Selection | None = None, *, as_text: bool = False
     ) -> discord.ui.View | None: ...
+
+    async def seat(self, record: LiveGame, player: int, names: Names, drawn: Sequence[Card] = ()) -> Seat: ...
 
     async def publish(
         self, outcome: MoveOutcome, *, skip_dm: int | None = None, recovering: bool = False
@@ -134,14 +156,17 @@ async def make_move(interaction: Interaction, game_id: int, version: int | None,
     record = outcome.game
     player = record.require_player(interaction.user.id)
     names = await _names(interaction, record)
-    content = table.hand(record, player, names, drawn_by(outcome.applied, player))
-    controls = table.controls(record, player)
+    seat = await table.seat(record, player, names, drawn_by(outcome.applied, player))
     if component:
         # The clicked message (the DM, or an ephemeral "Show my hand") shows the
         # new hand at once; publish() then leaves that DM alone.
-        await interaction.edit_original_response(content=content, view=controls)
+        await interaction.edit_original_response(
+            content=seat.content, view=seat.view, attachments=seat.attachments()
+        )
     else:
-        await interaction.followup.send(content, view=controls or discord.utils.MISSING, ephemeral=True)
+        await interaction.followup.send(
+            seat.content, view=seat.view or discord.utils.MISSING, file=seat.upload(), ephemeral=True
+        )
     in_own_dm = (
         component
         and interaction.message is not None
@@ -162,7 +187,10 @@ async def redraw(interaction: Interaction, game_id: int, version: int, selection
     # published that version); StaleControl only for a control older than the game.
     record = await interaction.client.service.current(game_id, version)
     player = record.require_player(interaction.user.id)
-    controls = publishing(interaction.client).controls(record, player, selection)
+    # A message with a picture keeps its Show-as-text button (the picture stays).
+    message = interaction.message
+    as_text = message is not None and bool(message.attachments)
+    controls = publishing(interaction.client).controls(record, player, selection, as_text=as_text)
     await interaction.response.edit_message(view=controls)
 
 
@@ -191,12 +219,13 @@ async def show_hand(interaction: Interaction, game_id: int) -> None:
     if record.game.is_over:
         raise GameFinished(game_id)
     bot.names.remember(interaction.user)
-    table = publishing(bot)
-    text = table.hand(record, player, await _names(interaction, record))
+    seat = await publishing(bot).seat(record, player, await _names(interaction, record))
+    text = seat.content
     if await bot.delivery.take_dm_tip(game_id, interaction.user.id):
         text = t("dm.closed") + "\n\n" + text
-    controls = table.controls(record, player)
-    await interaction.response.send_message(text, view=controls or discord.utils.MISSING, ephemeral=True)
+    await interaction.response.send_message(
+        text, view=seat.view or discord.utils.MISSING, file=seat.upload(), ephemeral=True
+    )
 
 
 # ---------------------------------------------------------------- the board's button
@@ -229,6 +258,41 @@ class ShowHandButton(Component[Button], template=r"st:hand:(?P<game>\d+)(?::(?P<
 
     async def run(self, interaction: Interaction) -> None:
         await show_hand(interaction, self.game_id)
+
+
+class ShowTextButton(Component[Button], template=r"st:txt:(?P<game>\d+):(?P<version>\d+):(?P<what>[bh])"):
+    """Beside a picture: the same as text, privately (for screen readers, and for anyone
+    who prefers it). ``b``: the channel's text board, for anyone who may see the game's
+    board; ``h``: the clicking player's own text hand message (never anyone else's: the
+    player is the one who clicked, not one named in the id). Shows the game as stored
+    now, whatever ``version`` the picture showed."""
+
+    def __init__(self, game_id: int, version: int, what: str) -> None:
+        self.game_id, self.version, self.what = game_id, version, what
+        super().__init__(
+            discord.ui.Button(
+                label=t("picture.show_text"),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"st:txt:{game_id}:{version}:{what}",
+            )
+        )
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["game"]), int(match["version"]), match["what"])
+
+    async def run(self, interaction: Interaction) -> None:
+        record = await interaction.client.service.reload(self.game_id)
+        names = await _names(interaction, record)
+        table = publishing(interaction.client)
+        player = record.player_of(interaction.user.id)
+        if self.what == "h":
+            text = table.hand(record, record.require_player(interaction.user.id), names)
+        elif player is None and (record.guild_id is None or record.guild_id != interaction.guild_id):
+            raise GameNotFound(record.id)  # the game's own server, or its players: ids are sequential
+        else:
+            text = table.board(record, names)
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 # ---------------------------------------------------------------- hand controls
@@ -455,8 +519,10 @@ __all__ = [
     "PlayButton",
     "Publishing",
     "ReturnSelect",
+    "Seat",
     "Selection",
     "ShowHandButton",
+    "ShowTextButton",
     "StoneSelect",
     "TargetSelect",
     "drawn_by",

@@ -48,11 +48,13 @@ import discord
 from bot.app import SchottenBot
 from bot.community.languages import Languages
 from bot.community.stats import install as install_stats
+from bot.community.styles import Styles
 from bot.games.delivery import Delivery
 from bot.games.errors import GameFinished, StaleControl
 from bot.games.live import LiveGame, MoveOutcome
 from bot.games.matches import MatchService
 from bot.games.service import GameService
+from bot.pictures.cache import PictureCache
 from bot.settings import Settings
 from bot.storage import Storage, open_database
 from cogs.table.publisher import Publisher
@@ -168,6 +170,8 @@ class Bot:
         install_stats(self.service, self.matches)
         self.delivery = ReportingDelivery(db.delivery, clock=clock)
         self.languages = Languages(db.players, clock=clock)
+        self.styles = Styles(db.players, clock=clock)
+        self.pictures = PictureCache()
         self.opponent = NoOpponent()
         self.challenges = NoChallenges()
 

@@ -38,7 +38,8 @@ async def test_creating_connects_to_nothing() -> None:
 
 SCHOTTEN_COMMANDS = {
     "board", "challenge", "claim", "draw", "export", "games", "hand", "hint", "history", "language",
-    "leaderboard", "move", "pass", "play", "practice", "replay", "resign", "rules", "stats", "web",
+    "leaderboard", "move", "pass", "play", "practice", "replay", "resign", "rules", "stats", "style",
+    "web",
 }  # fmt: skip
 
 

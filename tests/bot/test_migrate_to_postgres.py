@@ -20,6 +20,7 @@ from rules.game import GameOptions
 from tests.bot.conftest import ALICE, BOB, CAROL, FakeClock, play_randomly
 
 TABLES = [
+    "board_styles",
     "challenges",
     "dm_status",
     "dm_tips",
@@ -80,6 +81,8 @@ async def fill(path: Path) -> dict[str, Any]:
         await db.delivery.queue_dm_tip(active.id, BOB, now=8)
         await db.players.set_language("user", ALICE, chosen="de", discord="fr", now=8)
         await db.players.set_language("guild", 1, discord="de", now=8)
+        await db.players.set_board_style("user", ALICE, "picture", now=8)
+        await db.players.set_board_style("guild", 1, "picture", now=8)
         await db.delivery.set_ping_message_id(active.id, 333)
         await db.players.set_meta("command_sync:global", "abc")
         # A publication a crash left pending: the new database's bot publishes it.

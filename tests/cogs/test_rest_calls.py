@@ -6,13 +6,17 @@ the ``/webhooks/<application>/<token>`` follow-ups and edits) do not count.
 A move is played through the DM controls (a card select, a stone select, Play: the
 hand is updated through the interaction) or typed as a command (the DM is then left
 until the player's next turn); both are counted, card plays, claims, passes and, in the
-tactics variant, draws and every tactic card."""
+tactics variant, draws and every tactic card. The picture style costs nothing more: the
+picture rides in the same send or edit (a message edit with a new attachment is one
+call)."""
 
 from __future__ import annotations
 
 import random
 from collections import defaultdict
 from typing import Any
+
+import discord
 
 from rules.moves import Claim, Draw, Pass, PlayCard
 from tests.cogs.helpers import challenge_and_accept, dm_turn, setup_members, slash_turn
@@ -104,3 +108,36 @@ async def test_tactics_game_typed_moves(simcord_env, simcord_bot):
     assert (
         per_kind["tactic (same turn)"] + per_kind["tactic (turn changes)"] and per_kind["draw (turn changes)"]
     )
+
+
+async def test_picture_style_costs_the_same(simcord_env, simcord_bot):
+    env, bot = simcord_env, simcord_bot
+    guild = env.create_guild()
+    channel = guild.create_text_channel("general")
+    admins = guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    alice = guild.add_member(env.create_user("alice"), roles=[admins])
+    bob = guild.add_member(env.create_user("bob"))
+    await alice.slash(channel, "schotten style", board="picture", server=True)
+    for member in (alice, bob):
+        await member.slash(channel, "schotten style", board="picture")
+    seen = len(env.http_requests)
+    game_id = await challenge_and_accept(env, channel, alice, bob)
+    start = counted(env.http_requests[seen:])
+    assert len(start) <= START, start
+    rng = random.Random(5)
+
+    async def turn(member: Any) -> None:
+        if member is alice:
+            await dm_turn(member, rng, game_id)
+        else:
+            await slash_turn(member, channel, rng)
+        # (simcord's own view of the channel: no request.) The board is a picture.
+        board_id = (await bot.service.get(game_id)).board_message_id
+        assert [len(m.attachments) for m in channel.history() if m.id == board_id] == [1]
+
+    per_kind = await count_game(env, bot, channel, (alice, bob), game_id, turn)
+    assert per_kind["play (turn changes)"] and per_kind["end"]
+    assert max(per_kind["claim (same turn)"], default=0) <= 2
+    assert max(per_kind["play (turn changes)"]) == ORDINARY
+    boards = [m for m in channel.history() if m.attachments]
+    assert boards and all(a.filename.startswith("board-") for m in boards for a in m.attachments)
