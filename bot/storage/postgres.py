@@ -226,12 +226,19 @@ class PostgresDatabase(Storage):
     @asynccontextmanager
     async def _pooled(self) -> AsyncIterator[Connection]:
         """A pooled connection for this call. After a failure it goes back in the
-        background: asyncpg would first wait for the cancellation of its statement."""
+        background; after a timeout (or a lost connection) it is closed first, at once:
+        asyncpg would otherwise ask the server to cancel the statement on a connection
+        of its own, and wait for that, which never ends while packets are dropped."""
         pool = self._pool_or_fail()
         conn = await pool.acquire(timeout=self.timeout)
         try:
             yield conn
-        except BaseException:
+        except BaseException as error:
+            if isinstance(error, asyncio.CancelledError | DatabaseUnavailable) or _is_unavailable(error):
+                # The server rolls back what it had of the transaction. (A connection
+                # the pool already took back when it was lost refuses: nothing to do.)
+                with contextlib.suppress(asyncpg.InterfaceError):
+                    conn.terminate()
             task = asyncio.get_running_loop().create_task(_release(pool, conn, self.timeout))
             _background.add(task)
             task.add_done_callback(_background.discard)
