@@ -91,8 +91,9 @@ class Storage(Repositories, ABC):
 
     @abstractmethod
     async def check_writable(self) -> None:
-        """Commit one write (the ``meta`` row ``write_check``); ``ReadOnlyDatabase`` if
-        the database refuses it. Call after ``migrate()``."""
+        """Commit one write that leaves no trace (the ``meta`` row ``write_check``,
+        written and deleted); ``ReadOnlyDatabase`` if the database refuses it. Call
+        after ``migrate()``."""
 
     @abstractmethod
     async def migrate(self, target: int | None = None) -> int:

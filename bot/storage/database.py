@@ -250,6 +250,7 @@ class Database(Storage):
         try:
             async with self.transaction() as tx:
                 await tx.players.set_meta("write_check", "ok")
+                await tx.players.delete_meta("write_check")  # written and committed, no trace
         except (DatabaseUnavailable, sqlite3.Error) as error:
             cause = error.__cause__ if isinstance(error, DatabaseUnavailable) else error
             if isinstance(cause, sqlite3.Error) and getattr(cause, "sqlite_errorcode", 0) & 0xFF in (

@@ -196,6 +196,7 @@ class PostgresDatabase(Storage):
         try:
             async with self.transaction() as tx:
                 await tx.players.set_meta("write_check", "ok")
+                await tx.players.delete_meta("write_check")  # written and committed, no trace
         except (DatabaseUnavailable, asyncpg.PostgresError) as error:
             cause = error.__cause__ if isinstance(error, DatabaseUnavailable) else error
             refusals = (
