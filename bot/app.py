@@ -102,13 +102,11 @@ def prepare_engine() -> None:
 
 
 class SchottenTree(app_commands.CommandTree["SchottenBot"]):
-    """Every command and autocomplete first sets the language of its answers."""
+    """Every command and autocomplete first sets the language of its answers, without
+    ever waiting long for the database (:meth:`Languages.enter_quickly`)."""
 
     async def interaction_check(self, interaction: discord.Interaction[SchottenBot], /) -> bool:
-        guild_locale = interaction.guild_locale.value if interaction.guild_locale else None
-        await self.client.languages.enter(
-            interaction.user.id, interaction.locale.value, interaction.guild_id, guild_locale
-        )
+        await self.client.enter(interaction)
         return True
 
 
@@ -152,7 +150,8 @@ class SchottenBot(commands.Bot):
             **shards,
         )
         self.settings = settings
-        self.db = open_database(database)  # SQLite, or PostgreSQL for a postgresql:// URL
+        # SQLite, or PostgreSQL for a postgresql:// URL; every call bounded by DATABASE_TIMEOUT.
+        self.db = open_database(database, timeout=settings.database_timeout)
         # Each service gets the repositories it uses (and transactions, where it writes).
         self.service = GameService(
             self.db, clock=_utc_timestamp, turn_timeout=settings.turn_timeout, outbox=True
@@ -200,6 +199,16 @@ class SchottenBot(commands.Bot):
         self.freeze_startup_objects = False
         self.initial_extensions = list(extensions)
 
+    async def enter(self, interaction: discord.Interaction[Any]) -> str:
+        """An interaction arrived: set the language of its answers (the member's, as far
+        as it is known within a few tenths of a second, else Discord's locale) and
+        remember what Discord reported. Never raises, never waits long: the
+        interaction's answer must not depend on the database."""
+        guild_locale = interaction.guild_locale.value if interaction.guild_locale else None
+        return await self.languages.enter_quickly(
+            interaction.user.id, interaction.locale.value, interaction.guild_id, guild_locale
+        )
+
     async def setup_hook(self) -> None:
         await self.db.connect()
         try:
@@ -208,6 +217,7 @@ class SchottenBot(commands.Bot):
             await asyncio.to_thread(prepare_engine)
             version = await self.db.migrate()
             log.info("Database %s at schema version %d", self.db.path, version)
+            await self.db.check_writable()  # ReadOnlyDatabase: refuse to start
             await self.matches.load()
             if self.web is not None:
                 await self.web.prepare()  # the links' key, before any cog posts a link

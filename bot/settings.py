@@ -30,6 +30,9 @@ class Settings:
     # postgresql://...: use PostgreSQL instead of the SQLite file (several processes).
     database_url: str | None = field(default=None, repr=False)  # may hold a password
     log_level: str = "INFO"
+    # Seconds one database call may take before the bot gives up on it and answers
+    # "the database is unreachable": below Discord's 3 s for an answer.
+    database_timeout: float = 2.0
     dev_guild_id: int | None = None
     challenge_timeout: int = 600  # seconds an open challenge waits for an answer
     turn_timeout: int = 86400  # seconds a player has for a turn before forfeiting
@@ -106,6 +109,7 @@ class Settings:
             database_path=get("DATABASE_PATH") or cls.database_path,
             database_url=database_url,
             log_level=level,
+            database_timeout=_seconds("DATABASE_TIMEOUT", get("DATABASE_TIMEOUT"), cls.database_timeout),
             dev_guild_id=_int("DEV_GUILD_ID", get("DEV_GUILD_ID"), minimum=1),
             challenge_timeout=seconds("CHALLENGE_TIMEOUT", cls.challenge_timeout, 1),
             turn_timeout=seconds("TURN_TIMEOUT", cls.turn_timeout, 1),
@@ -160,6 +164,19 @@ def _int(name: str, text: str | None, *, minimum: int) -> int | None:
         raise SettingsError(f"{name}={text!r} is not a whole number.") from None
     if value < minimum:
         raise SettingsError(f"{name}={value} must be at least {minimum}.")
+    return value
+
+
+def _seconds(name: str, text: str | None, default: float) -> float:
+    """A positive number of seconds, decimals allowed (``DATABASE_TIMEOUT=1.5``)."""
+    if text is None:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise SettingsError(f"{name}={text!r} is not a number of seconds.") from None
+    if not 0 < value <= 60:
+        raise SettingsError(f"{name}={text} must be more than 0 and at most 60 seconds.")
     return value
 
 

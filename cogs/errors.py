@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.app import SchottenBot
 from cogs.ui import Interaction
-from cogs.ui.replies import is_user_error, reply_error, unwrap
+from cogs.ui.replies import is_database_error, is_user_error, reply_error, unwrap
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ class Errors(commands.Cog):
         self, interaction: Interaction, error: app_commands.AppCommandError
     ) -> None:
         logged = False
-        if not is_user_error(unwrap(error)):
+        if not is_user_error(unwrap(error)) and not is_database_error(unwrap(error)):
             # A real failure: whatever was installed before (discord.py's logger, a test
             # harness) sees it too.
             try:

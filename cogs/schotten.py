@@ -40,7 +40,7 @@ from cogs.timers import Timers
 from cogs.ui import Interaction
 from cogs.ui.components import buttons, every
 from cogs.ui.links import with_link
-from cogs.ui.replies import NO_MENTIONS, public_language
+from cogs.ui.replies import NO_MENTIONS, answer, defer_early, public_language
 from cogs.ui.translator import CatalogueTranslator
 from cogs.ui.translator import name as _name
 from cogs.ui.translator import text as ls
@@ -196,6 +196,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         stone: app_commands.Range[int, 1, 9],
         game: int | None = None,
     ) -> None:
+        await defer_early(interaction)  # before the database: answered within 3 s
         record = await self._game(interaction, game)
         await requests.make_move(
             interaction, record.id, None, _parse(record, f"play {card.strip()[:MAX_TYPED]} {stone}")
@@ -208,6 +209,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     async def claim(
         self, interaction: Interaction, stone: app_commands.Range[int, 1, 9], game: int | None = None
     ) -> None:
+        await defer_early(interaction)  # before the database: answered within 3 s
         record = await self._game(interaction, game)
         await requests.make_move(interaction, record.id, None, Claim(stone))
 
@@ -216,6 +218,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     @app_commands.describe(game=ls("cmd.game"))
     @app_commands.autocomplete(game=choices.games)
     async def pass_(self, interaction: Interaction, game: int | None = None) -> None:
+        await defer_early(interaction)  # before the database: answered within 3 s
         record = await self._game(interaction, game)
         move: Move = Pass()
         if record.game.phase == "draw" and record.player_of(interaction.user.id) == record.current_player:
@@ -230,6 +233,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     @app_commands.autocomplete(text=choices.moves)
     @app_commands.autocomplete(game=choices.games)
     async def move(self, interaction: Interaction, text: str, game: int | None = None) -> None:
+        await defer_early(interaction)  # before the database: answered within 3 s
         record = await self._game(interaction, game)
         await requests.make_move(interaction, record.id, None, _parse(record, text))
 
@@ -244,6 +248,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     )
     @app_commands.autocomplete(game=choices.games)
     async def draw(self, interaction: Interaction, deck: str = "clan", game: int | None = None) -> None:
+        await defer_early(interaction)  # before the database: answered within 3 s
         record = await self._game(interaction, game)
         await requests.make_move(interaction, record.id, None, Draw("tactic" if deck == "tactic" else "clan"))
 
@@ -265,6 +270,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     @app_commands.describe(game=ls("cmd.game"))
     @app_commands.autocomplete(game=choices.games)
     async def hand(self, interaction: Interaction, game: int | None = None) -> None:
+        await defer_early(interaction)  # before the database: answered within 3 s
         record = await self._game(interaction, game)
         await requests.show_hand(interaction, record.id)
 
@@ -273,6 +279,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     @app_commands.describe(game=ls("cmd.game"))
     @app_commands.autocomplete(game=choices.games)
     async def board(self, interaction: Interaction, game: int | None = None) -> None:
+        await defer_early(interaction)  # before the database: answered within 3 s
         record = await self._game(interaction, game)
         player = record.player_of(interaction.user.id)
         if player is None and (record.guild_id is None or record.guild_id != interaction.guild_id):
@@ -297,13 +304,14 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         # Public information only, from the caller's side when they play.
         view = record.game.view(player if player is not None else 0)
         text = code_block(render_board(view, in_code(names), game_id=record.id))
-        await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, text)
 
     @app_commands.command(name=cmd("games"), description=ls("cmd.games"))
     async def games(self, interaction: Interaction) -> None:
+        await defer_early(interaction)  # before the database: answered within 3 s
         records = await self.bot.service.active_games_for(interaction.user.id)
         if not records:
-            await interaction.response.send_message(t("games.none"), ephemeral=True)
+            await answer(interaction, t("games.none"))
             return
         lines = [t("games.header")]
         for record in records:
@@ -312,9 +320,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
             place = f"<#{record.channel_id}>" if record.guild_id else t("games.dm_place")
             turn = t("games.your_turn") if record.current_player == player else t("games.their_turn")
             lines.append(t("games.line", game_id=record.id, opponent=opponent, place=place, turn=turn))
-        await interaction.response.send_message(
-            "\n".join(lines), ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        await answer(interaction, "\n".join(lines))
 
     @app_commands.command(name=cmd("rules"), description=ls("cmd.rules"))
     @app_commands.rename(topic=opt("topic"))

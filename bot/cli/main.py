@@ -273,6 +273,7 @@ async def run(settings: Settings, *, force_sync: bool = False) -> None:
 async def _open_then_start(bot: SchottenBot, token: str) -> None:
     await bot.db.connect()
     await bot.db.migrate()
+    await bot.db.check_writable()  # ReadOnlyDatabase: a start that could only fail later
     await bot.start(token)
 
 

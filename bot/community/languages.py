@@ -9,14 +9,29 @@
 
 Only languages the bot speaks are returned (:func:`bot.text.i18n.normalize`). What Discord
 reports is written only when it changed; the in-memory maps only save reads.
+
+An interaction's answer never waits on this for long (:meth:`Languages.enter_quickly`):
+a member this process knows gets their language at once, and the lookup of one it has
+not seen yet gets ``LOOKUP_BUDGET`` seconds, after which the answer is in the locale
+their Discord client reports while the lookup (and the write of what Discord reported)
+goes on in the background. A database that fails there is logged as a warning and
+otherwise ignored: the command itself then meets it, and says so.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable
+from typing import Final
 
-from bot.storage import LanguageScope, PlayerStore
+from bot.storage import DatabaseUnavailable, LanguageScope, PlayerStore
 from bot.text import i18n
+
+log = logging.getLogger(__name__)
+
+# Seconds an interaction waits for the stored language of a member not seen yet.
+LOOKUP_BUDGET: Final = 0.3
 
 Stored = tuple[str | None, str | None]  # (chosen, reported by Discord)
 
@@ -26,6 +41,8 @@ class Languages:
         self.store = store
         self.clock = clock
         self._known: dict[tuple[LanguageScope, int], Stored] = {}
+        # The lookups and writes in flight, one per member at a time.
+        self._recording: dict[int, asyncio.Task[None]] = {}
 
     async def _stored(self, scope: LanguageScope, scope_id: int) -> Stored:
         key = (scope, scope_id)
@@ -78,5 +95,63 @@ class Languages:
         i18n.set_language(language)
         return language
 
+    def cached_for_user(self, user_id: int) -> str | None:
+        """The member's language if this process knows it, without the database."""
+        stored = self._known.get(("user", user_id))
+        return None if stored is None else i18n.normalize(stored[0] or stored[1])
 
-__all__ = ["Languages"]
+    def _up_to_date(self, scope: LanguageScope, scope_id: int | None, reported: str | None) -> bool:
+        if scope_id is None or not reported:
+            return True
+        stored = self._known.get((scope, scope_id))
+        return stored is not None and stored[1] == reported
+
+    async def _record(
+        self, user_id: int, locale: str | None, guild_id: int | None, guild_locale: str | None
+    ) -> None:
+        try:
+            await self.seen("user", user_id, locale)
+            await self._stored("user", user_id)  # read even without a locale to remember
+            if guild_id is not None:
+                await self.seen("guild", guild_id, guild_locale)
+        except DatabaseUnavailable as error:
+            log.warning("could not read or record the language of user %d: %s", user_id, error)
+        except Exception:  # a bug: logged, never in the way of the interaction
+            log.exception("could not read or record the language of user %d", user_id)
+        finally:
+            self._recording.pop(user_id, None)
+
+    async def enter_quickly(
+        self,
+        user_id: int,
+        locale: str | None,
+        guild_id: int | None = None,
+        guild_locale: str | None = None,
+        *,
+        budget: float = LOOKUP_BUDGET,
+    ) -> str:
+        """:meth:`enter` that never raises and waits at most ``budget`` seconds: the
+        member's language if known (or read in time), else Discord's ``locale``. The
+        lookup and the write of what Discord reported go on in the background."""
+        stored = self._known.get(("user", user_id))
+        task = self._recording.get(user_id)
+        if task is None and not (
+            stored is not None
+            and self._up_to_date("user", user_id, locale)
+            and self._up_to_date("guild", guild_id, guild_locale)
+        ):
+            task = asyncio.get_running_loop().create_task(
+                self._record(user_id, locale, guild_id, guild_locale)
+            )
+            self._recording[user_id] = task
+        if stored is None and task is not None:
+            await asyncio.wait({task}, timeout=budget)  # not cancelled: it goes on
+            stored = self._known.get(("user", user_id))
+        chosen, reported = stored or (None, None)
+        # What Discord reports now is the freshest report (``enter`` stores it first).
+        language = i18n.normalize(chosen or locale or reported)
+        i18n.set_language(language)
+        return language
+
+
+__all__ = ["LOOKUP_BUDGET", "Languages"]

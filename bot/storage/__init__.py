@@ -19,7 +19,14 @@ from bot.storage.backend import Storage, is_postgres_url
 from bot.storage.challenges import ChallengeStore
 from bot.storage.database import Database, ForeignDatabase, backup
 from bot.storage.delivery import DeliveryStore
-from bot.storage.errors import ConcurrentUpdate, DatabaseInUse, StorageError
+from bot.storage.errors import (
+    ConcurrentUpdate,
+    DatabaseInUse,
+    DatabaseUnavailable,
+    OutcomeUnknown,
+    ReadOnlyDatabase,
+    StorageError,
+)
 from bot.storage.games import GameStore
 from bot.storage.players import PlayerStore
 from bot.storage.postgres import PostgresDatabase
@@ -44,15 +51,17 @@ from bot.storage.schema import MigrationError, latest_version
 from bot.storage.sql import Executor
 
 
-def open_database(target: str | os.PathLike[str]) -> Storage:
+def open_database(target: str | os.PathLike[str], *, timeout: float | None = None) -> Storage:
     """The storage for ``target``: a ``postgresql://`` (or ``postgres://``) URL gives
     ``PostgresDatabase``, anything else is a SQLite file path (or ``":memory:"``).
 
     Nothing is opened yet: ``await storage.connect()`` (or ``async with storage:``).
+    ``timeout``: the seconds any one statement may take before it fails with
+    ``DatabaseUnavailable`` (default ``DEFAULT_TIMEOUT``).
     """
     if is_postgres_url(target):
-        return PostgresDatabase(os.fspath(target))
-    return Database(target)
+        return PostgresDatabase(os.fspath(target), timeout=timeout)
+    return Database(target, timeout=timeout)
 
 
 __all__ = [
@@ -63,6 +72,7 @@ __all__ = [
     "ConcurrentUpdate",
     "Database",
     "DatabaseInUse",
+    "DatabaseUnavailable",
     "DeliveryStore",
     "Executor",
     "ForeignDatabase",
@@ -75,10 +85,12 @@ __all__ = [
     "MoveRow",
     "OutboxKind",
     "OutboxRow",
+    "OutcomeUnknown",
     "PlayerStore",
     "PostgresDatabase",
     "RatingRow",
     "RatingStore",
+    "ReadOnlyDatabase",
     "Repositories",
     "ResultRow",
     "Storage",

@@ -17,6 +17,15 @@ Contracts every backend keeps:
 - ``games.save_game_state(expected_version=...)`` is a compare-and-set: if the stored
   game is not at ``expected_version`` (another writer, possibly another process, got
   there first) it raises ``ConcurrentUpdate`` and the transaction rolls back.
+- Every statement, and each step of a transaction (waiting for the connection,
+  ``BEGIN``, ``COMMIT``), is bounded by ``timeout`` seconds: when the database is
+  stopped, slowed or unreachable it fails with ``DatabaseUnavailable`` within that
+  time instead of hanging, so an interaction can still be answered within Discord's
+  three seconds. A COMMIT that fails that way raises ``OutcomeUnknown`` (it may have
+  committed). A driver error that means "the database cannot be used now" (a lost
+  connection, a full disk, a read-only file) is ``DatabaseUnavailable`` too.
+- ``check_writable()`` fails with ``ReadOnlyDatabase`` when the database refuses
+  writes; the bot calls it at start and refuses to run.
 - ``migrate()`` brings the schema to ``latest_version()``; both backends share the
   version numbers of ``migrations/NNN_*.sql`` (SQLite) and ``migrations/postgres/``.
 """
@@ -33,6 +42,9 @@ from bot.storage.repositories import Repositories
 from bot.storage.sql import Row
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+# Seconds one statement may take (DATABASE_TIMEOUT): under Discord's three seconds for
+# an answer, with room for the reply itself.
+DEFAULT_TIMEOUT = 2.0
 
 
 def is_postgres_url(target: str | os.PathLike[str]) -> bool:
@@ -76,6 +88,12 @@ class Storage(Repositories, ABC):
 
     @abstractmethod
     async def schema_version(self) -> int: ...
+
+    @abstractmethod
+    async def check_writable(self) -> None:
+        """Commit one write that leaves no trace (the ``meta`` row ``write_check``,
+        written and deleted); ``ReadOnlyDatabase`` if the database refuses it. Call
+        after ``migrate()``."""
 
     @abstractmethod
     async def migrate(self, target: int | None = None) -> int:

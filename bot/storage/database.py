@@ -11,6 +11,13 @@ Outside a transaction each method is atomic on its own.
 
 SQLite runs in WAL mode with ``synchronous=FULL``: a committed move survives a crash of
 the process and of the machine.
+
+Every statement (the wait for the lock included) is bounded by ``timeout`` seconds,
+and SQLite's own ``busy_timeout`` by the same: a stalled disk or a statement stuck in
+aiosqlite's thread fails with ``DatabaseUnavailable`` rather than holding up the
+interaction that waits for it (the thread finishes it later; what follows queues
+behind it). SQLite's errors that mean the file cannot be used now (full, read-only,
+I/O, busy, locked) are ``DatabaseUnavailable`` too.
 """
 
 from __future__ import annotations
@@ -30,8 +37,8 @@ from typing import Any, Final
 import aiosqlite
 
 from bot.storage import filelock
-from bot.storage.backend import Storage
-from bot.storage.errors import KeyTaken
+from bot.storage.backend import DEFAULT_TIMEOUT, Storage
+from bot.storage.errors import DatabaseUnavailable, KeyTaken, OutcomeUnknown, ReadOnlyDatabase
 from bot.storage.repositories import Repositories
 from bot.storage.schema import MigrationError, latest_version, migrations
 from bot.storage.sql import Row
@@ -47,6 +54,18 @@ class ForeignDatabase(MigrationError):
 _OUR_TABLES: Final = frozenset(
     {"meta", "players", "games", "moves", "results", "ratings", "rating_changes", "challenges"}
 )
+
+
+# SQLite's primary result codes that say the database cannot be used now, not that the
+# statement was wrong: BUSY, LOCKED, NOMEM, READONLY, IOERR, CORRUPT, FULL, CANTOPEN,
+# PROTOCOL, NOTADB.
+_UNAVAILABLE: Final = frozenset({5, 6, 7, 8, 10, 11, 13, 14, 15, 26})
+_READONLY: Final = 8
+
+
+def _unavailable(error: sqlite3.Error) -> bool:
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in _UNAVAILABLE
 
 
 def _probe(path: str) -> None:
@@ -114,9 +133,12 @@ async def _run(conn: aiosqlite.Connection, sql: str) -> None:
 class Database(Storage):
     """The bot's SQLite database. ``path`` may be ``":memory:"``."""
 
-    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], *, read_only: bool = False, timeout: float | None = None
+    ) -> None:
         super().__init__()
         self._path = os.fspath(path)
+        self.timeout = DEFAULT_TIMEOUT if timeout is None else timeout
         # For the operator's commands (export, check): opens an existing file only, never
         # writes to it, and takes no file lock, so it may run beside the bot that holds
         # the database and leaves nothing beside a file the bot does not own.
@@ -159,7 +181,8 @@ class Database(Storage):
         if self.read_only:
             pragmas = ("PRAGMA query_only = ON",)
         try:
-            for pragma in (*pragmas, "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000"):
+            busy = f"PRAGMA busy_timeout = {max(1, int(self.timeout * 1000))}"
+            for pragma in (*pragmas, "PRAGMA foreign_keys = ON", busy):
                 await _run(conn, pragma)
         except BaseException:
             await conn.close()
@@ -219,7 +242,43 @@ class Database(Storage):
                 current = migration.version
             return current
 
+    async def check_writable(self) -> None:
+        """Commit one write; ``ReadOnlyDatabase`` if the file (or its folder, where the
+        ``-wal`` file lives) refuses it, or ``PRAGMA query_only`` is set."""
+        if self.read_only:
+            raise ReadOnlyDatabase(f"{self.path} was opened read-only")
+        try:
+            async with self.transaction() as tx:
+                await tx.players.set_meta("write_check", "ok")
+                await tx.players.delete_meta("write_check")  # written and committed, no trace
+        except (DatabaseUnavailable, sqlite3.Error) as error:
+            cause = error.__cause__ if isinstance(error, DatabaseUnavailable) else error
+            if isinstance(cause, sqlite3.Error) and getattr(cause, "sqlite_errorcode", 0) & 0xFF in (
+                _READONLY,
+                14,  # CANTOPEN: the -wal or -shm file cannot be created beside it
+                10,  # IOERR: e.g. writing the -shm file of a read-only folder
+            ):
+                raise ReadOnlyDatabase(
+                    f"the SQLite database {self.path} is read-only ({cause}); the bot needs to write "
+                    "to the file and to its folder (its -wal and -shm files)"
+                ) from error
+            raise
+
     # -- plumbing --------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _bounded(self, what: str = "a statement") -> AsyncIterator[None]:
+        """At most ``timeout`` seconds, the wait for the lock included; a timeout or an
+        error that means the file cannot be used now becomes ``DatabaseUnavailable``."""
+        try:
+            async with asyncio.timeout(self.timeout):
+                yield
+        except TimeoutError:
+            raise DatabaseUnavailable(f"{what} on {self.path} took over {self.timeout:g} s") from None
+        except sqlite3.Error as error:
+            if _unavailable(error):
+                raise DatabaseUnavailable(f"{what} on {self.path} failed: {error}") from error
+            raise
 
     def _connection(self) -> aiosqlite.Connection:
         if self._conn is None:
@@ -245,30 +304,60 @@ class Database(Storage):
         """
         if self.in_transaction():
             raise RuntimeError("transactions do not nest")
-        async with self._lock:
+        async with self._bounded("BEGIN"):
+            await self._lock.acquire()
+        unlock = True
+        try:
             conn = self._connection()
-            await _run(conn, "BEGIN IMMEDIATE")
+            async with self._bounded("BEGIN"):
+                await _run(conn, "BEGIN IMMEDIATE")
             self._tx_owner = asyncio.current_task()
             try:
                 yield self
                 self._tx_owner = None
-                await _run(conn, "COMMIT")
-            except BaseException:
+                try:
+                    async with self._bounded("COMMIT"):
+                        await _run(conn, "COMMIT")
+                except DatabaseUnavailable as error:
+                    if isinstance(error.__cause__, sqlite3.Error) and conn.in_transaction:
+                        raise  # SQLite refused the COMMIT: nothing was committed
+                    raise OutcomeUnknown(str(error)) from error  # still running, or lost
+            except BaseException as error:
                 self._tx_owner = None
+                if isinstance(error, DatabaseUnavailable) and not isinstance(error.__cause__, sqlite3.Error):
+                    # A statement still runs in aiosqlite's thread: the ROLLBACK queues
+                    # behind it. Keep the lock until it is done, but do not wait for it.
+                    unlock = False
+                    task = asyncio.get_running_loop().create_task(self._roll_back_then_unlock(conn))
+                    _background.add(task)
+                    task.add_done_callback(_background.discard)
                 # Also after a failed COMMIT (SQLite may leave the transaction open), so
                 # that the connection is usable for the next one.
-                if conn.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):
-                        await _run(conn, "ROLLBACK")
+                elif conn.in_transaction:
+                    with contextlib.suppress(sqlite3.Error, TimeoutError):
+                        async with asyncio.timeout(self.timeout):
+                            await _run(conn, "ROLLBACK")
                 raise
+        finally:
+            if unlock:
+                self._lock.release()
+
+    async def _roll_back_then_unlock(self, conn: aiosqlite.Connection) -> None:
+        try:
+            if conn.in_transaction:
+                await _run(conn, "ROLLBACK")
+        except sqlite3.Error as error:
+            log.warning("ROLLBACK after a timed-out statement on %s failed: %s", self.path, error)
+        finally:
+            self._lock.release()
 
     async def execute(self, sql: str, *params: object) -> int:
-        async with self._access() as conn, conn.execute(_sqlite(sql), params) as cursor:
+        async with self._bounded(), self._access() as conn, conn.execute(_sqlite(sql), params) as cursor:
             return cursor.rowcount
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
         try:
-            async with self._access() as conn, conn.executemany(_sqlite(sql), rows):
+            async with self._bounded(), self._access() as conn, conn.executemany(_sqlite(sql), rows):
                 pass
         except sqlite3.IntegrityError as error:
             if error.sqlite_errorname in ("SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE"):
@@ -278,9 +367,11 @@ class Database(Storage):
     async def all(self, sql: str, *params: object) -> list[Row]:
         # One trip to aiosqlite's thread for the statement and its rows (the cursor
         # closed there too), not three.
-        async with self._access() as conn:
+        async with self._bounded(), self._access() as conn:
             return list(await conn.execute_fetchall(_sqlite(sql), params))
 
+
+_background: set[asyncio.Task[None]] = set()  # rollbacks left to finish (a strong reference)
 
 _PARAMETER: Final = re.compile(r"\$(\d+)")
 

@@ -7,6 +7,23 @@ class StorageError(RuntimeError):
     """The database cannot be used: the message says why and what to do."""
 
 
+class DatabaseUnavailable(StorageError):
+    """A statement failed because the database cannot be reached or used right now (a
+    timeout, a lost connection, a full disk), not because of what it asked. Raised in
+    place of the driver's error, before the statement could have taken effect: the
+    user is told the database is unreachable and that nothing was changed."""
+
+
+class OutcomeUnknown(DatabaseUnavailable):
+    """The COMMIT itself timed out or lost its connection: the transaction may or may not
+    have been committed. Only a later read can tell; never say "nothing was changed"."""
+
+
+class ReadOnlyDatabase(StorageError):
+    """The database opens but refuses writes (a read-only file or folder, a read-only
+    PostgreSQL server or role): the bot refuses to start on it."""
+
+
 class DatabaseInUse(StorageError):
     """Another process holds this SQLite database; SQLite serves one bot process."""
 

@@ -23,6 +23,13 @@ processes comes from row-level conditions, not from a lock around the database:
 Migrations take a transaction-scoped advisory lock, so processes starting together
 apply each migration once. The schema version is in the table ``schema_version``.
 
+Every call is bounded by ``timeout`` seconds, the wait for a pooled connection
+included (asyncpg's ``command_timeout`` too, for what asyncpg runs by itself: a
+ROLLBACK, a release): a stopped, slowed or unreachable server fails the call with
+``DatabaseUnavailable`` within that time (``OutcomeUnknown`` for a COMMIT). A connection
+whose statement timed out is given back to the pool in the background, so the caller
+does not wait for asyncpg's cancellation of it.
+
 A connection goes back to the pool without asyncpg's reset query (advisory unlock,
 ``CLOSE ALL``, ``UNLISTEN *``, ``RESET ALL``: one more round trip per release, five per
 move): nothing here leaves session state behind (no session advisory locks, cursors,
@@ -33,6 +40,7 @@ rolls back a transaction left open.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 from collections.abc import AsyncIterator, Iterable, Sequence
@@ -42,8 +50,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.storage.backend import Storage
-from bot.storage.errors import KeyTaken, StorageError
+from bot.storage.backend import DEFAULT_TIMEOUT, Storage
+from bot.storage.errors import DatabaseUnavailable, KeyTaken, OutcomeUnknown, ReadOnlyDatabase, StorageError
 from bot.storage.repositories import Repositories
 from bot.storage.schema import MigrationError, latest_version, migrations
 from bot.storage.sql import Row
@@ -58,6 +66,24 @@ Connection: TypeAlias = "asyncpg.pool.PoolConnectionProxy[asyncpg.Record]"
 MIGRATION_LOCK: Final = 0x5C077E11
 POOL_SIZE: Final = 10
 CONNECT_TIMEOUT: Final = 10.0
+
+
+# What asyncpg raises when the server cannot be used now (rather than for a wrong query):
+# a lost or refused connection, a server shutting down or out of resources, a read-only
+# server. ``InterfaceError`` covers "connection is closed" and the pool's own refusals;
+# its ``DataError`` (wrong parameters) is a bug and stays as it is.
+_UNAVAILABLE: Final = (
+    OSError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.exceptions.OperatorInterventionError,
+    asyncpg.exceptions.InsufficientResourcesError,
+    asyncpg.exceptions.ReadOnlySQLTransactionError,
+    asyncpg.InterfaceError,
+)
+
+
+def _is_unavailable(error: BaseException) -> bool:
+    return isinstance(error, _UNAVAILABLE) and not isinstance(error, asyncpg.exceptions.DataError)
 
 
 class _Connection(asyncpg.Connection):
@@ -81,9 +107,10 @@ def redact(url: str) -> str:
 class PostgresDatabase(Storage):
     """The bot's PostgreSQL database at ``url`` (``postgresql://...``)."""
 
-    def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
+    def __init__(self, url: str, *, pool_size: int = POOL_SIZE, timeout: float | None = None) -> None:
         super().__init__()
         self.url = url
+        self.timeout = DEFAULT_TIMEOUT if timeout is None else timeout
         self._pool_size = pool_size
         self._pool: asyncpg.Pool[Record] | None = None
         # The connection each task's open transaction runs on.
@@ -109,6 +136,7 @@ class PostgresDatabase(Storage):
                 min_size=1,
                 max_size=self._pool_size,
                 timeout=CONNECT_TIMEOUT,
+                command_timeout=self.timeout,
                 connection_class=_Connection,
             )
         except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
@@ -162,7 +190,61 @@ class PostgresDatabase(Storage):
                 current = migration.version
             return await _schema_version(conn)
 
+    async def check_writable(self) -> None:
+        """Commit one write; ``ReadOnlyDatabase`` on a read-only server (a standby,
+        ``default_transaction_read_only``) or for a role that may not write."""
+        try:
+            async with self.transaction() as tx:
+                await tx.players.set_meta("write_check", "ok")
+                await tx.players.delete_meta("write_check")  # written and committed, no trace
+        except (DatabaseUnavailable, asyncpg.PostgresError) as error:
+            cause = error.__cause__ if isinstance(error, DatabaseUnavailable) else error
+            refusals = (
+                asyncpg.exceptions.ReadOnlySQLTransactionError,
+                asyncpg.exceptions.InsufficientPrivilegeError,
+            )
+            if isinstance(cause, refusals):
+                text = f"the PostgreSQL database {self.path} refuses writes: {cause}"
+                raise ReadOnlyDatabase(text) from error
+            raise
+
     # -- plumbing --------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _bounded(self, what: str = "a statement") -> AsyncIterator[None]:
+        """At most ``timeout`` seconds; a timeout or an error that means the server cannot
+        be used now becomes ``DatabaseUnavailable``."""
+        try:
+            async with asyncio.timeout(self.timeout):
+                yield
+        except TimeoutError:
+            raise DatabaseUnavailable(f"{what} on {self.path} took over {self.timeout:g} s") from None
+        except Exception as error:
+            if _is_unavailable(error) and not isinstance(error, DatabaseUnavailable):
+                raise DatabaseUnavailable(f"{what} on {self.path} failed: {error}") from error
+            raise
+
+    @asynccontextmanager
+    async def _pooled(self) -> AsyncIterator[Connection]:
+        """A pooled connection for this call. After a failure it goes back in the
+        background; after a timeout (or a lost connection) it is closed first, at once:
+        asyncpg would otherwise ask the server to cancel the statement on a connection
+        of its own, and wait for that, which never ends while packets are dropped."""
+        pool = self._pool_or_fail()
+        conn = await pool.acquire(timeout=self.timeout)
+        try:
+            yield conn
+        except BaseException as error:
+            if isinstance(error, asyncio.CancelledError | DatabaseUnavailable) or _is_unavailable(error):
+                # The server rolls back what it had of the transaction. (A connection
+                # the pool already took back when it was lost refuses: nothing to do.)
+                with contextlib.suppress(asyncpg.InterfaceError):
+                    conn.terminate()
+            task = asyncio.get_running_loop().create_task(_release(pool, conn, self.timeout))
+            _background.add(task)
+            task.add_done_callback(_background.discard)
+            raise
+        await pool.release(conn)
 
     def _pool_or_fail(self) -> asyncpg.Pool[Record]:
         if self._pool is None:
@@ -180,7 +262,7 @@ class PostgresDatabase(Storage):
         if conn is not None:
             yield conn
         else:
-            async with self._pool_or_fail().acquire() as pooled:
+            async with self._pooled() as pooled:
                 yield pooled
 
     @asynccontextmanager
@@ -193,38 +275,62 @@ class PostgresDatabase(Storage):
         assert task is not None, "transaction() needs a running task"
         if task in self._tx:
             raise RuntimeError("transactions do not nest")
-        async with self._pool_or_fail().acquire() as conn, conn.transaction():
+        async with self._bounded("BEGIN"):
+            pooled = self._pooled()
+            conn = await pooled.__aenter__()
+        try:
+            transaction = conn.transaction()
+            async with self._bounded("BEGIN"):
+                await transaction.start()
             self._tx[task] = conn
             try:
                 yield self
-            finally:
+            except BaseException as error:
                 del self._tx[task]
+                # At once, unless a statement timed out or the connection was lost: then
+                # the background release does it (asyncpg rolls back a connection
+                # released inside a transaction), without holding up the caller.
+                if not isinstance(error, DatabaseUnavailable) and not conn.is_closed():
+                    with contextlib.suppress(Exception):
+                        async with asyncio.timeout(self.timeout):
+                            await transaction.rollback()
+                raise
+            del self._tx[task]
+            try:
+                async with self._bounded("COMMIT"):
+                    await transaction.commit()
+            except DatabaseUnavailable as error:
+                raise OutcomeUnknown(str(error)) from error
+        except BaseException as error:
+            await pooled.__aexit__(type(error), error, error.__traceback__)
+            raise
+        await pooled.__aexit__(None, None, None)
 
     def in_transaction(self) -> bool:
         return self._own_connection() is not None
 
     async def execute(self, sql: str, *params: object) -> int:
         """Run one statement; returns the number of rows it changed."""
-        async with self._access() as conn:
+        async with self._bounded(), self._access() as conn:
             status = await conn.execute(sql, *params)
         return _row_count(status)
 
     async def all(self, sql: str, *params: object) -> list[Row]:
-        async with self._access() as conn:
+        async with self._bounded(), self._access() as conn:
             return list(await conn.fetch(sql, *params))
 
     async def one(self, sql: str, *params: object) -> Row | None:
-        async with self._access() as conn:
+        async with self._bounded(), self._access() as conn:
             row: Record | None = await conn.fetchrow(sql, *params)
             return row
 
     async def value(self, sql: str, *params: object) -> Any:
-        async with self._access() as conn:
+        async with self._bounded(), self._access() as conn:
             return await conn.fetchval(sql, *params)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
         try:
-            async with self._access() as conn:
+            async with self._bounded(), self._access() as conn:
                 await conn.executemany(sql, rows)
         except asyncpg.UniqueViolationError as error:
             raise KeyTaken(str(error)) from error
@@ -237,6 +343,16 @@ class PostgresDatabase(Storage):
         if records:
             async with self._access() as conn:
                 await conn.copy_records_to_table(table, records=records, columns=list(columns))
+
+
+_background: set[asyncio.Task[None]] = set()  # connections going back (a strong reference)
+
+
+async def _release(pool: asyncpg.Pool[Record], conn: Connection, timeout: float) -> None:
+    try:
+        await pool.release(conn, timeout=timeout)
+    except Exception as error:  # asyncpg terminates the connection itself
+        log.debug("releasing a connection after a failure: %r", error)
 
 
 _COUNT = re.compile(r"(\d+)$")

@@ -136,6 +136,13 @@ CATALOGUE: dict[str, str | Plural] = {
     "timer.forfeit": "{name} did not move in time.",
     # ------------------------------------------------------------------ errors
     "error.generic": "Something went wrong on my side. Nothing was changed; please try again.",
+    "error.database_unavailable": (
+        "The database is unreachable right now; nothing was changed. Try again in a minute."
+    ),
+    "error.database_outcome_unknown": (
+        "The database stopped answering while saving this; it may or may not have been saved. "
+        "Check the game in a minute before trying again."
+    ),
     "error.rules_error": "That is not allowed.",
     "error.illegal_move": "That move is not allowed now.",
     "error.unknown_notation": (

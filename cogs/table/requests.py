@@ -35,7 +35,7 @@ from bot.text.render import describe_hint
 from cogs.table.messages import Names, Picture, attachments, upload
 from cogs.ui import Interaction
 from cogs.ui.components import Button, Component, Select, select_menu
-from cogs.ui.replies import NO_MENTIONS
+from cogs.ui.replies import LOADING, NO_MENTIONS, answer, defer_early
 from rules.cards import Card
 from rules.game import Applied
 from rules.moves import Claim, Draw, Move, Pass, parse_move
@@ -148,7 +148,9 @@ async def make_move(interaction: Interaction, game_id: int, version: int | None,
     if component and not _private(interaction):
         raise ServiceError("controls_not_private")
     bot.names.remember(interaction.user)
-    if component:
+    if interaction.response.is_done():  # a typed command, deferred before its lookup
+        interaction.extras.pop(LOADING, None)  # answered by follow-ups from here, as ever
+    elif component:
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -213,6 +215,7 @@ async def hint(interaction: Interaction, record: LiveGame) -> None:
 async def show_hand(interaction: Interaction, game_id: int) -> None:
     """The user's hand and controls, privately (the board's button, ``/schotten hand``)."""
     bot = interaction.client
+    await defer_early(interaction)  # before the database: answered within 3 s
     # As stored: another process may have moved the game since this one cached it.
     record = await bot.service.reload(game_id)
     player = record.require_player(interaction.user.id)
@@ -223,9 +226,7 @@ async def show_hand(interaction: Interaction, game_id: int) -> None:
     text = seat.content
     if await bot.delivery.take_dm_tip(game_id, interaction.user.id):
         text = t("dm.closed") + "\n\n" + text
-    await interaction.response.send_message(
-        text, view=seat.view or discord.utils.MISSING, file=seat.upload(), ephemeral=True
-    )
+    await answer(interaction, text, view=seat.view, file=seat.upload())
 
 
 # ---------------------------------------------------------------- the board's button

@@ -59,10 +59,7 @@ class Component(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
 
     async def callback(self, interaction: discord.Interaction[ClientT]) -> None:
         ours_ = ours(interaction)
-        guild_locale = interaction.guild_locale.value if interaction.guild_locale else None
-        await ours_.client.languages.enter(
-            interaction.user.id, interaction.locale.value, interaction.guild_id, guild_locale
-        )
+        await ours_.client.enter(interaction)  # never waits long for the database
         try:
             await self.run(ours_)
         except Exception as error:

@@ -2,8 +2,11 @@
 
 Engine errors (``rules.errors.RulesError``) and service errors (``bot.games.errors.ServiceError``)
 are the user's mistakes: they get their catalogue text, privately, and are not logged as
-failures. Anything else is a bug: the user gets a generic apology and the traceback goes
-to the log (never the exception text to the user: it might name a card).
+failures. A database that cannot be reached or used now
+(``bot.storage.DatabaseUnavailable``: a timeout, a lost connection, a full disk) is no
+bug either: the user is told plainly, and the log gets one WARNING line. Anything else
+is a bug: the user gets a generic apology and the traceback goes to the log (never the
+exception text to the user: it might name a card).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import discord
 from discord import app_commands
 
 from bot.games.errors import AmbiguousGame, ServiceError, UserRef
+from bot.storage import DatabaseUnavailable, OutcomeUnknown
 from bot.text import i18n
 from bot.text.catalogue import error_text, t
 from cogs.ui import Interaction
@@ -35,6 +39,11 @@ class ComponentError(app_commands.AppCommandError):
 
 def is_user_error(error: BaseException) -> bool:
     return isinstance(error, (RulesError, ServiceError, app_commands.CommandOnCooldown))
+
+
+def is_database_error(error: BaseException) -> bool:
+    """The database cannot be reached or used now: answered plainly, logged as a warning."""
+    return isinstance(error, DatabaseUnavailable)
 
 
 def unwrap(error: BaseException) -> BaseException:
@@ -62,6 +71,10 @@ def message_for(error: BaseException, interaction: Interaction) -> str:
         return t("error.ambiguous_game", games="\n".join(lines))
     if isinstance(error, app_commands.CommandOnCooldown):
         return t("error.cooldown", seconds=round(error.retry_after, 1))
+    if isinstance(error, OutcomeUnknown):  # the COMMIT may have happened: no "nothing changed"
+        return t("error.database_outcome_unknown")
+    if is_database_error(error):
+        return t("error.database_unavailable")
     if is_user_error(error):
 
         def resolve(value: object) -> object:
@@ -79,16 +92,68 @@ async def public_language(interaction: Interaction) -> str:
     return await interaction.client.languages.for_guild(interaction.guild_id)
 
 
+LOADING = "loading"  # interaction.extras: deferred by defer_early, nothing shown yet
+
+
+async def defer_early(interaction: Interaction) -> None:
+    """Acknowledge a command privately ("thinking...") before any database work, so
+    that it is answered within Discord's 3 s however slow the database is. Its answer
+    (:func:`answer`) or its error then fills that message."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        interaction.extras[LOADING] = True
+
+
+async def answer(
+    interaction: Interaction,
+    content: str,
+    *,
+    view: discord.ui.View | None = None,
+    file: discord.File = discord.utils.MISSING,
+) -> None:
+    """A private answer: the message :func:`defer_early` made, else a new reply;
+    ``file`` a picture to attach."""
+    if interaction.extras.pop(LOADING, False):
+        if file is discord.utils.MISSING:
+            await interaction.edit_original_response(content=content, view=view, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.edit_original_response(
+                content=content, view=view, attachments=[file], allowed_mentions=NO_MENTIONS
+            )
+    elif interaction.response.is_done():
+        await interaction.followup.send(
+            content,
+            view=view or discord.utils.MISSING,
+            file=file,
+            ephemeral=True,
+            allowed_mentions=NO_MENTIONS,
+        )
+    else:
+        await interaction.response.send_message(
+            content,
+            view=view or discord.utils.MISSING,
+            file=file,
+            ephemeral=True,
+            allowed_mentions=NO_MENTIONS,
+        )
+
+
 async def reply_error(interaction: Interaction, error: BaseException, *, logged: bool = False) -> None:
     """Answer ``interaction`` ephemerally with the translated ``error``."""
     error = unwrap(error)
-    if not logged and not is_user_error(error):
+    if is_database_error(error):
+        command = interaction.command.qualified_name if interaction.command else None
+        custom_id = interaction.data.get("custom_id") if interaction.data else None
+        log.warning("database unavailable (command=%s custom_id=%s): %s", command, custom_id, error)
+    elif not logged and not is_user_error(error):
         command = interaction.command.qualified_name if interaction.command else None
         custom_id = interaction.data.get("custom_id") if interaction.data else None
         log.error("unexpected error (command=%s custom_id=%s)", command, custom_id, exc_info=error)
     text = message_for(error, interaction)[:MAX_MESSAGE]
     try:
-        if interaction.response.is_done():
+        if interaction.extras.pop(LOADING, False):
+            await interaction.edit_original_response(content=text, allowed_mentions=NO_MENTIONS)
+        elif interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
         else:
             await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
@@ -99,7 +164,7 @@ async def reply_error(interaction: Interaction, error: BaseException, *, logged:
 async def report(interaction: Interaction, error: Exception) -> None:
     """A component's error: the user's mistake is answered here; a bug goes to the tree's
     error handler (which logs it and apologises), as a command's would."""
-    if is_user_error(error):
+    if is_user_error(error) or is_database_error(error):
         await reply_error(interaction, error)
     else:
         await interaction.client.tree.on_error(interaction, ComponentError(error))
@@ -108,7 +173,10 @@ async def report(interaction: Interaction, error: Exception) -> None:
 __all__ = [
     "NO_MENTIONS",
     "ComponentError",
+    "answer",
+    "defer_early",
     "display_name",
+    "is_database_error",
     "is_user_error",
     "message_for",
     "public_language",

@@ -32,6 +32,7 @@ def test_env_example_lists_every_setting_with_its_default() -> None:
         "DATABASE_PATH": defaults.database_path,
         "DATABASE_URL": "",
         "LOG_LEVEL": defaults.log_level,
+        "DATABASE_TIMEOUT": f"{defaults.database_timeout:g}",
         "DEV_GUILD_ID": "",
         "CHALLENGE_TIMEOUT": defaults.challenge_timeout,
         "TURN_TIMEOUT": defaults.turn_timeout,
@@ -145,3 +146,11 @@ def test_fair_share_limits_have_defaults_take_zero_for_no_limit_and_refuse_nonse
             Settings.from_env({name: "-1"}, env_file=None)
         with pytest.raises(SettingsError, match=f"{name}='many' is not a whole number"):
             Settings.from_env({name: "many"}, env_file=None)
+
+
+def test_database_timeout_takes_seconds_with_decimals() -> None:
+    assert Settings.from_env({"DATABASE_TIMEOUT": "1.5"}, env_file=None).database_timeout == 1.5
+    assert Settings.from_env({}, env_file=None).database_timeout == 2.0
+    for bad in ("0", "-1", "soon", "61"):
+        with pytest.raises(SettingsError, match="DATABASE_TIMEOUT"):
+            Settings.from_env({"DATABASE_TIMEOUT": bad}, env_file=None)
