@@ -29,7 +29,7 @@ from bot.text.catalogue import t
 from bot.text.notation import read_move
 from bot.text.render import code_block, render_board
 from cogs import choices
-from cogs.history import export_file, history_message, replay_message
+from cogs.history import audience_of, export_file, history_message, replay_message, require_member
 from cogs.leaderboard import leaderboard_message, stats_text
 from cogs.table import lobby, requests
 from cogs.table.messages import in_code, in_text
@@ -363,12 +363,12 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     @app_commands.rename(member=opt("member"))
     @app_commands.describe(member=ls("cmd.stats.member"))
     async def stats(self, interaction: Interaction, member: discord.User | None = None) -> None:
+        """Privately: the member's ratings, and what the asker may see of their games
+        here (this server's, and the asker's own in DMs)."""
         target = member or interaction.user
-        with i18n.use(await public_language(interaction)):
-            text = await stats_text(
-                self.bot, target, guild_id=interaction.guild_id, caller_id=interaction.user.id
-            )
-        await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
+        await require_member(interaction, target)
+        text = await stats_text(self.bot, target, audience=audience_of(interaction))
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     # --------------------------------------------------------- game records
 
@@ -376,14 +376,14 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     @app_commands.rename(member=opt("member"))
     @app_commands.describe(member=ls("cmd.history.member"))
     async def history(self, interaction: Interaction, member: discord.User | None = None) -> None:
+        """Privately: the member's finished games that the asker may see here (this
+        server's, and the asker's own in DMs)."""
         target = member or interaction.user
+        await require_member(interaction, target)
         self.bot.names.remember(target)
-        with i18n.use(await public_language(interaction)):
-            text, view = await history_message(
-                self.bot, target.id, 0, guild_id=interaction.guild_id, caller_id=interaction.user.id
-            )
+        text, view = await history_message(self.bot, target.id, 0, audience=audience_of(interaction))
         await interaction.response.send_message(
-            text, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
+            text, view=view or discord.utils.MISSING, ephemeral=True, allowed_mentions=NO_MENTIONS
         )
 
     @app_commands.command(name=cmd("replay"), description=ls("cmd.replay"))

@@ -27,6 +27,7 @@ from bot.storage.ratings import RatingStore
 from bot.storage.repositories import Repositories
 from bot.storage.rows import (
     UNSET,
+    Audience,
     ChallengeRow,
     ChallengeStatus,
     GameRow,
@@ -57,6 +58,7 @@ def open_database(target: str | os.PathLike[str]) -> Storage:
 
 __all__ = [
     "UNSET",
+    "Audience",
     "ChallengeRow",
     "ChallengeStatus",
     "ChallengeStore",
