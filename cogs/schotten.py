@@ -37,7 +37,7 @@ from cogs.table.publisher import Publisher
 from cogs.timers import Timers
 from cogs.ui import Interaction
 from cogs.ui.components import every
-from cogs.ui.replies import NO_MENTIONS, public_language
+from cogs.ui.replies import MAX_MESSAGE, NO_MENTIONS, public_language
 from cogs.ui.translator import CatalogueTranslator
 from cogs.ui.translator import name as _name
 from cogs.ui.translator import text as ls
@@ -288,12 +288,22 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
             await interaction.response.send_message(t("games.none"), ephemeral=True)
             return
         lines = [t("games.header")]
-        for record in records:
+        size = len(lines[0])
+        for shown, record in enumerate(records):
             player = record.player_of(interaction.user.id) or 0
             opponent = in_text(await self.publisher.names(record))[1 - player]
             place = f"<#{record.channel_id}>" if record.guild_id else t("games.dm_place")
             turn = t("games.your_turn") if record.current_player == player else t("games.their_turn")
-            lines.append(t("games.line", game_id=record.id, opponent=opponent, place=place, turn=turn))
+            line = t("games.line", game_id=record.id, opponent=opponent, place=place, turn=turn)
+            # Discord refuses a message over 2,000 characters: room is kept for the
+            # line that says how many more there are, unless this is the last game.
+            left = len(records) - shown - 1
+            room = size + 1 + len(line) + (1 + len(t("games.more", n=left)) if left else 0)
+            if room > MAX_MESSAGE:
+                lines.append(t("games.more", n=left + 1))
+                break
+            lines.append(line)
+            size += 1 + len(line)
         await interaction.response.send_message(
             "\n".join(lines), ephemeral=True, allowed_mentions=NO_MENTIONS
         )
