@@ -14,6 +14,8 @@ import discord
 from cogs.history import HistoryButton, OldHistoryButton, ReplayButton
 from cogs.leaderboard import LeaderboardButton
 from cogs.table.layouts import board_view
+from cogs.table.lobby import ChallengeButton, RematchButton
+from cogs.table.requests import ShowHandButton
 from cogs.ui.components import buttons
 from tests.cogs.helpers import challenge_and_accept, setup_members
 from tests.cogs.test_leaderboard import beat
@@ -213,3 +215,23 @@ async def test_old_public_history_button_is_out_of_date(simcord_env, simcord_bot
     result = await bob.click(message, label="Next")
     assert result.ephemeral and OUT_OF_DATE in reply_text(result)
     assert next(m for m in channel.history() if m.id == message.id).content == "controls"
+
+
+async def test_game_controls_with_numbers_out_of_range(simcord_env, simcord_bot, caplog):
+    env, bot = simcord_env, simcord_bot
+    _, channel, (alice, bob) = setup_members(env)
+    await beat(env, channel, alice, bob)
+    forged = [
+        (ShowHandButton(HUGE, 0), "can't find that game"),
+        (RematchButton(HUGE), "can't find that game"),
+        (ChallengeButton(HUGE, True), "no longer open"),
+    ]
+    with caplog.at_level(logging.INFO):
+        for item, answer in forged:
+            custom_id = item.item.custom_id
+            assert custom_id is not None
+            message = await post(bot, channel, buttons(item))
+            result = await alice.click(message, custom_id=custom_id)
+            assert result.ephemeral, custom_id
+            assert answer in reply_text(result), (custom_id, reply_text(result))
+    assert errors_logged(caplog) == []
