@@ -1,8 +1,12 @@
 """The texts of ``/schotten history``, ``/schotten replay`` and ``/schotten export``.
 
-* History: a member's finished games, newest first, ten a page; its Previous and Next
-  buttons carry the member and the page (``st:hist:<user>:<page>:<p|n>``), so they work
-  after a restart, like the leaderboard's.
+* History: a member's finished games, newest first, ten a page, in a reply only the
+  asker sees: the games of the server asked in and the asker's own games in DMs, never
+  another server's (asked in DMs: the asker's games in DMs), and only of a member of
+  that server. Its Previous and Next buttons carry the member, the server and the page
+  (``st:hist:<user>:<guild id|dm>:<page>:<p|n>``), so they work after a restart, like
+  the leaderboard's; the buttons of older, public histories
+  (``st:hist:<user>:<page>:<p|n>``) only say they are out of date.
 * Replay: one step of a finished game on the board the players saw (player 0 at the
   bottom, as in the channel), the move just made, and both hands (the game is over).
   Its buttons carry the game and the step (``st:rp:<game>:<step>:<f|b|n|l>``); the
@@ -31,14 +35,15 @@ from bot.app import SchottenBot
 from bot.archive.history import FinishedGame, HistoryEntry, StoredGame
 from bot.archive.record_file import export_game
 from bot.games.errors import GameNotFound, ServiceError
-from bot.text import i18n
+from bot.storage import Audience
 from bot.text.catalogue import t
 from bot.text.render import card_text, code_block, render_board, render_move, sort_hand
 from cogs.table.messages import Picture, attachments, in_code, in_text, upload
 from cogs.ui import Interaction
+from cogs.ui.checks import BadControl, OutdatedControl, bounded, require_message_of, snowflake
 from cogs.ui.components import Button, Component, buttons
 from cogs.ui.links import with_link
-from cogs.ui.replies import NO_MENTIONS, public_language
+from cogs.ui.replies import NO_MENTIONS
 from rules.game import Game
 from rules.rulesets import get_ruleset
 
@@ -50,18 +55,12 @@ def _text(name: str) -> str:
 # ------------------------------------------------------------------------ history
 
 
-def _history_line(entry: HistoryEntry, opponent: str, guild_id: int | None) -> str:
+def _history_line(entry: HistoryEntry, opponent: str) -> str:
     if entry.rating is None:
         rating = t("history.unrated")
     else:
         delta = round(entry.rating[1]) - round(entry.rating[0])
         rating = t("history.rating", delta=f"{delta:+d}")
-    if entry.guild_id is None:
-        place = t("history.place.dm")
-    elif entry.guild_id != guild_id:
-        place = t("history.place.elsewhere")
-    else:
-        place = ""
     return t(
         "history.line",
         game_id=entry.game_id,
@@ -71,69 +70,130 @@ def _history_line(entry: HistoryEntry, opponent: str, guild_id: int | None) -> s
         stones=f"{entry.stones[0]}-{entry.stones[1]}",
         reason=t(f"history.reason.{entry.reason}"),
         rating=rating,
-        place=place,
+        place=t("history.place.dm") if entry.guild_id is None else "",
     )
 
 
 async def history_message(
-    bot: SchottenBot, user_id: int, page: int, *, guild_id: int | None, caller_id: int
+    bot: SchottenBot, user_id: int, page: int, *, audience: Audience
 ) -> tuple[str, discord.ui.View | None]:
-    """The text and buttons of one page of ``user_id``'s finished games, seen from
-    ``guild_id`` (None: DMs); the last page if ``page`` is past it."""
-    found = await bot.history.page(user_id, page)
+    """The text and buttons of one page of ``user_id``'s finished games that
+    ``audience`` may see (the games of its server, and the asker's own games in DMs),
+    with names as that server knows them; the last page if ``page`` is past it."""
+    guild_id = audience.guild_id
+    found = await bot.history.page(user_id, page, audience=audience)
     name = await bot.names.name(user_id, guild_id)
     if found is None:
-        if user_id == caller_id:
-            raise ServiceError("history_none_self")
-        raise ServiceError("history_none", name=_text(name))
+        here = "_dm" if guild_id is None else "_here"
+        if user_id == audience.asker_id:
+            raise ServiceError(f"history_none_self{here}")
+        raise ServiceError(f"history_none{here}", name=_text(name))
     lines = [t("history.title", name=_text(name), total=found.total)]
     for entry in found.entries:
         opponent = await bot.names.name(entry.opponent_id, guild_id)
-        lines.append(_history_line(entry, opponent, guild_id))
+        lines.append(_history_line(entry, opponent))
     if found.pages > 1:
         lines.append(t("history.page", page=found.page + 1, pages=found.pages))
     lines.append(t("history.hint"))
-    return "\n".join(lines), history_view(user_id, found.page, found.pages)
+    return "\n".join(lines), history_view(user_id, guild_id, found.page, found.pages)
 
 
-class HistoryButton(Component[Button], template=r"st:hist:(?P<user>\d+):(?P<page>\d+):(?P<dir>[pn])"):
-    """Shows page ``page`` of a member's finished games; anyone may turn the pages."""
+MAX_PAGE = 100_000  # far past any history's last page; a larger number is no page at all
 
-    def __init__(self, user_id: int, page: int, direction: str, *, disabled: bool = False) -> None:
-        self.user_id, self.page = user_id, page
+
+class HistoryButton(
+    Component[Button],
+    template=r"st:hist:(?P<user>\d+):(?P<where>\d+|dm):(?P<page>\d+):(?P<dir>[pn])",
+):
+    """Shows page ``page`` of a member's finished games, as seen from the server
+    ``where`` (``dm``: from DMs). It sits on a reply only the asker sees, and acts only
+    there and only in that server: the games a page shows are those of the server it is
+    clicked in and the clicker's own games in DMs."""
+
+    refusal: ServiceError | None = None  # a forged or mangled id: refused when clicked
+
+    def __init__(
+        self, user_id: int, guild_id: int | None, page: int, direction: str, *, disabled: bool = False
+    ) -> None:
+        self.user_id, self.guild_id, self.page = user_id, guild_id, page
+        where = "dm" if guild_id is None else str(guild_id)
         super().__init__(
             discord.ui.Button(
                 label=t("history.prev" if direction == "p" else "history.next"),
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"st:hist:{user_id}:{max(page, 0)}:{direction}",
+                custom_id=f"st:hist:{user_id}:{where}:{max(page, 0)}:{direction}",
                 disabled=disabled,
             )
         )
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Self:
-        return cls(int(match["user"]), int(match["page"]), match["dir"])
+        try:
+            guild_id = None if match["where"] == "dm" else snowflake(match["where"])
+            return cls(snowflake(match["user"]), guild_id, bounded(match["page"], MAX_PAGE), match["dir"])
+        except BadControl as error:
+            item = cls(1, None, 0, match["dir"])  # a stand-in that refuses the click
+            item.refusal = error
+            return item
 
     async def run(self, interaction: Interaction) -> None:
-        with i18n.use(await public_language(interaction)):
-            text, view = await history_message(
-                interaction.client,
-                self.user_id,
-                self.page,
-                guild_id=interaction.guild_id,
-                caller_id=interaction.user.id,
-            )
+        if self.refusal is not None:
+            raise self.refusal
+        require_message_of(interaction, "st:hist:", private=True)
+        if self.guild_id != interaction.guild_id:
+            raise BadControl()
+        text, view = await history_message(
+            interaction.client, self.user_id, self.page, audience=audience_of(interaction)
+        )
         await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS)
 
 
-def history_view(user_id: int, page: int, pages: int) -> discord.ui.View | None:
+class OldHistoryButton(Component[Button], template=r"st:hist:(?P<user>\d+):(?P<page>\d+):(?P<dir>[pn])"):
+    """A page button of a history shown before histories were private replies: it would
+    show the games it asks for to the whole channel, so it only says to ask again."""
+
+    def __init__(self, direction: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t("history.prev" if direction == "p" else "history.next"),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"st:hist:0:0:{direction}",
+            )
+        )
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(match["dir"])
+
+    async def run(self, interaction: Interaction) -> None:
+        raise OutdatedControl()
+
+
+def history_view(user_id: int, guild_id: int | None, page: int, pages: int) -> discord.ui.View | None:
     """Previous and Next under a member's finished games (none for a single page)."""
     if pages <= 1:
         return None
     return buttons(
-        HistoryButton(user_id, page - 1, "p", disabled=page == 0),
-        HistoryButton(user_id, page + 1, "n", disabled=page + 1 >= pages),
+        HistoryButton(user_id, guild_id, page - 1, "p", disabled=page == 0),
+        HistoryButton(user_id, guild_id, page + 1, "n", disabled=page + 1 >= pages),
     )
+
+
+def audience_of(interaction: Interaction) -> Audience:
+    """Who asks and where: what of members' finished games this interaction may show."""
+    return Audience(interaction.guild_id, interaction.user.id)
+
+
+async def require_member(interaction: Interaction, user: discord.abc.User) -> None:
+    """Refuse to tell anything about someone who is not a member of the server asked
+    in (in DMs anyone may be named: only games shared with the asker show there)."""
+    guild_id = interaction.guild_id
+    if guild_id is None or user.id == interaction.user.id:
+        return
+    if isinstance(user, discord.Member) and user.guild.id == guild_id:
+        return
+    if not await _is_member(interaction.client, guild_id, user.id):
+        raise ServiceError("not_a_member_here")
 
 
 # ------------------------------------------------------------------ who may see it
@@ -256,9 +316,15 @@ async def send_replay(interaction: Interaction, game_id: int, step: int) -> None
 _REPLAY_LABELS = {"f": "replay.first", "b": "replay.back", "n": "replay.forward", "l": "replay.last"}
 
 
+MAX_STEP = 10_000  # far past any game's last move
+
+
 class ReplayButton(Component[Button], template=r"st:rp:(?P<game>\d+):(?P<step>\d+):(?P<dir>[fbnl])"):
     """Shows step ``step`` of a finished game's replay (first, back, forward or last:
-    ``dir`` keeps the four ids of one message apart)."""
+    ``dir`` keeps the four ids of one message apart). It acts only on a replay, a reply
+    only the user sees."""
+
+    refusal: ServiceError | None = None  # a forged or mangled id: refused when clicked
 
     def __init__(self, game_id: int, step: int, direction: str, *, disabled: bool = False) -> None:
         self.game_id, self.step = game_id, step
@@ -273,9 +339,17 @@ class ReplayButton(Component[Button], template=r"st:rp:(?P<game>\d+):(?P<step>\d
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Self:
-        return cls(int(match["game"]), int(match["step"]), match["dir"])
+        try:
+            return cls(snowflake(match["game"]), bounded(match["step"], MAX_STEP), match["dir"])
+        except BadControl as error:
+            item = cls(1, 0, match["dir"])  # a stand-in that refuses the click
+            item.refusal = error
+            return item
 
     async def run(self, interaction: Interaction) -> None:
+        if self.refusal is not None:
+            raise self.refusal
+        require_message_of(interaction, ("st:rp:", "st:rpt:"), private=True)
         text, view, picture = await replay_message(interaction, self.game_id, self.step)
         await interaction.response.edit_message(
             content=text, view=view, attachments=attachments(picture), allowed_mentions=NO_MENTIONS
@@ -339,8 +413,10 @@ async def export_file(interaction: Interaction, game_id: int) -> tuple[str, disc
 
 __all__ = [
     "HistoryButton",
+    "OldHistoryButton",
     "ReplayButton",
     "ReplayTextButton",
+    "audience_of",
     "export_file",
     "finished_game",
     "history_message",
@@ -350,6 +426,7 @@ __all__ = [
     "replay_message",
     "replay_text",
     "replay_view",
+    "require_member",
     "send_replay",
     "visible_game",
 ]

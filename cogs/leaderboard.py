@@ -1,9 +1,14 @@
 """The texts of ``/schotten leaderboard`` and ``/schotten stats``.
 
-The leaderboard is paged with two buttons (:class:`LeaderboardButton`) whose
-``custom_id`` carries the scope and the page (``st:lb:<global|guild id>:<page>:<p|n>``),
-so they keep working after a restart; a button never leads past the last page (it is
-disabled there, and a page that no longer exists shows the last one).
+The leaderboard is public, its code block at most 40 columns wide in every language.
+It is paged with two buttons (:class:`LeaderboardButton`) whose ``custom_id`` carries
+the scope and the page (``st:lb:<global|guild id>:<page>:<p|n>``), so they keep working
+after a restart; a button never leads past the last page (it is disabled there, and a
+page that no longer exists shows the last one). A button acts only on a leaderboard
+message, and a server's leaderboard only in that server.
+
+Stats are a private reply, of the games the asker may see there
+(:class:`~bot.storage.Audience`).
 """
 
 from __future__ import annotations
@@ -16,20 +21,47 @@ import discord
 from bot.app import SchottenBot
 from bot.community.ratings import GLOBAL_SCOPE, guild_scope
 from bot.games.errors import ServiceError
-from bot.storage import RatingRow
+from bot.storage import Audience, RatingRow
 from bot.text import i18n
 from bot.text.catalogue import t
 from cogs.ui import Interaction
+from cogs.ui.checks import BadControl, bounded, require_message_of, snowflake
 from cogs.ui.components import Button, Component, buttons
-from cogs.ui.replies import public_language
+from cogs.ui.replies import NO_MENTIONS, public_language
 
-NAME_WIDTH = 17
+WIDTH = 40  # a code block's lines, in every language: a phone shows 40 columns unwrapped
+NAME_WIDTH = 17  # at most; less when the numbers or the headings need the room
+MAX_PAGE = 100_000  # far past any leaderboard's last page; a larger number is no page at all
 
 
-def _cell(name: str) -> str:
+def _cell(name: str, width: int) -> str:
     """A name in the leaderboard's code block: no backtick can close it."""
     name = name.replace("`", "'")
-    return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def _table(rows: list[tuple[int, str, int, str, int]]) -> list[str]:
+    """The leaderboard's lines (rank, name, rating, W-L-D, games), headings first, each
+    at most :data:`WIDTH` columns: the columns are as wide as their widest cell or
+    heading, and the names get what is left (up to :data:`NAME_WIDTH`)."""
+    heads = [t(f"leaderboard.col.{column}") for column in ("rank", "player", "rating", "record", "games")]
+    cells = [[str(rank), name, str(rating), record, str(games)] for rank, name, rating, record, games in rows]
+    widths = [max(len(line[i]) for line in [heads, *cells]) for i in range(5)]
+    widths[1] = max(4, min(NAME_WIDTH, WIDTH - (widths[0] + widths[2] + widths[3] + widths[4] + 4)))
+    aligned = []
+    for line in [heads, *cells]:
+        rank, name, rating, record, games = line
+        text = " ".join(
+            (
+                rank.rjust(widths[0]),
+                _cell(name, widths[1]).ljust(widths[1]),
+                rating.rjust(widths[2]),
+                record.ljust(widths[3]),
+                games.rjust(widths[4]),
+            )
+        )
+        aligned.append(text.rstrip()[:WIDTH])  # the last resort of absurd numbers
+    return aligned
 
 
 def _text(name: str) -> str:
@@ -46,19 +78,16 @@ async def leaderboard_message(
     if found is None:
         where = t("leaderboard.where.global" if guild_id is None else "leaderboard.where.server")
         raise ServiceError("leaderboard_empty", where=where)
-    lines = [t("leaderboard.header")]
-    for rank, row in enumerate(found.rows, start=found.first_rank):
-        name = await bot.names.name(row.user_id, guild_id)
-        lines.append(
-            t(
-                "leaderboard.line",
-                rank=rank,
-                name=_cell(name),
-                rating=round(row.rating),
-                record=f"{row.wins}-{row.losses}-{row.draws}",
-                games=row.games,
-            ).rstrip()
+    rows = [
+        (
+            rank,
+            await bot.names.name(row.user_id, guild_id),
+            round(row.rating),
+            f"{row.wins}-{row.losses}-{row.draws}",
+            row.games,
         )
+        for rank, row in enumerate(found.rows, start=found.first_rank)
+    ]
     if guild_id is None:
         title = t("leaderboard.title.global")
     else:
@@ -66,7 +95,7 @@ async def leaderboard_message(
         title = t(
             "leaderboard.title.server", guild=_text(guild.name) if guild else t("leaderboard.this_server")
         )
-    body = "\n".join(lines)
+    body = "\n".join(_table(rows))
     text = f"**{title}**\n```\n{body}\n```"
     if found.pages > 1:
         text += "\n" + t("leaderboard.page", page=found.page + 1, pages=found.pages)
@@ -76,7 +105,10 @@ async def leaderboard_message(
 class LeaderboardButton(
     Component[Button], template=r"st:lb:(?P<scope>global|\d+):(?P<page>-?\d+):(?P<dir>[pn])"
 ):
-    """Shows page ``page`` of a leaderboard; anyone may turn the pages."""
+    """Shows page ``page`` of a leaderboard; anyone may turn the pages. It acts only on
+    a leaderboard, and a server's only in that server."""
+
+    refusal: ServiceError | None = None  # a forged or mangled id: refused when clicked
 
     def __init__(self, scope_id: str, page: int, direction: str, *, disabled: bool = False) -> None:
         self.scope_id, self.page = scope_id, page
@@ -91,12 +123,27 @@ class LeaderboardButton(
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Self:
-        return cls(match["scope"], int(match["page"]), match["dir"])
+        try:
+            scope_id = match["scope"]
+            if scope_id != "global":
+                scope_id = str(snowflake(scope_id))
+            page = match["page"]
+            # A page before the first is the first (buttons of old versions said -1).
+            return cls(scope_id, 0 if page.startswith("-") else bounded(page, MAX_PAGE), match["dir"])
+        except BadControl as error:
+            item = cls("global", 0, match["dir"])  # a stand-in that refuses the click
+            item.refusal = error
+            return item
 
     async def run(self, interaction: Interaction) -> None:
+        if self.refusal is not None:
+            raise self.refusal
+        require_message_of(interaction, "st:lb:")
+        if self.scope_id != "global" and self.scope_id != str(interaction.guild_id):
+            raise BadControl()  # another server's ratings
         with i18n.use(await public_language(interaction)):
             text, view = await leaderboard_message(interaction.client, self.scope_id, self.page)
-        await interaction.response.edit_message(content=text, view=view)
+        await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS)
 
 
 def leaderboard_view(scope_id: str, page: int, pages: int) -> discord.ui.View | None:
@@ -112,18 +159,19 @@ def _rating_line(key: str, row: RatingRow) -> str:
     return t(key, rating=round(row.rating), games=row.games)
 
 
-async def stats_text(
-    bot: SchottenBot, target: discord.User | discord.Member, *, guild_id: int | None, caller_id: int
-) -> str:
-    """``/schotten stats``: rating, record, streaks, recent games, and the caller's record
-    against ``target``."""
+async def stats_text(bot: SchottenBot, target: discord.User | discord.Member, *, audience: Audience) -> str:
+    """``/schotten stats``: ratings (this server's, the global one), then the record,
+    streaks and recent games of what ``audience`` may see (the games of its server and
+    the asker's own games in DMs), and the asker's record against ``target`` there."""
+    guild_id, caller_id = audience.guild_id, audience.asker_id
     found = None
     if not target.bot:
-        found = await bot.rankings.player(target.id, guild_id=guild_id, caller_id=caller_id)
+        found = await bot.rankings.player(target.id, audience=audience)
     if found is None:
+        here = "_dm" if guild_id is None else "_here"
         if target.id == caller_id:
-            raise ServiceError("stats_none_self")
-        raise ServiceError("stats_none", name=_text(target.display_name))
+            raise ServiceError(f"stats_none_self{here}")
+        raise ServiceError(f"stats_none{here}", name=_text(target.display_name))
     bot.names.remember(target)
     name = _text(target.display_name)
     lines = [t("stats.title", name=name)]

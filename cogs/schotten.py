@@ -30,7 +30,13 @@ from bot.text.catalogue import t
 from bot.text.notation import read_move
 from bot.text.render import code_block, render_board
 from cogs import choices
-from cogs.history import export_file, history_message, send_replay
+from cogs.history import (
+    audience_of,
+    export_file,
+    history_message,
+    require_member,
+    send_replay,
+)
 from cogs.leaderboard import leaderboard_message, stats_text
 from cogs.table import lobby, requests
 from cogs.table.messages import Picture, in_code, in_text
@@ -40,7 +46,7 @@ from cogs.timers import Timers
 from cogs.ui import Interaction
 from cogs.ui.components import buttons, every
 from cogs.ui.links import with_link
-from cogs.ui.replies import NO_MENTIONS, answer, defer_early, public_language
+from cogs.ui.replies import MAX_MESSAGE, NO_MENTIONS, answer, defer_early, public_language
 from cogs.ui.translator import CatalogueTranslator
 from cogs.ui.translator import name as _name
 from cogs.ui.translator import text as ls
@@ -314,12 +320,22 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
             await answer(interaction, t("games.none"))
             return
         lines = [t("games.header")]
-        for record in records:
+        size = len(lines[0])
+        for shown, record in enumerate(records):
             player = record.player_of(interaction.user.id) or 0
             opponent = in_text(await self.publisher.names(record))[1 - player]
             place = f"<#{record.channel_id}>" if record.guild_id else t("games.dm_place")
             turn = t("games.your_turn") if record.current_player == player else t("games.their_turn")
-            lines.append(t("games.line", game_id=record.id, opponent=opponent, place=place, turn=turn))
+            line = t("games.line", game_id=record.id, opponent=opponent, place=place, turn=turn)
+            # Discord refuses a message over 2,000 characters: room is kept for the
+            # line that says how many more there are, unless this is the last game.
+            left = len(records) - shown - 1
+            room = size + 1 + len(line) + (1 + len(t("games.more", n=left)) if left else 0)
+            if room > MAX_MESSAGE:
+                lines.append(t("games.more", n=left + 1))
+                break
+            lines.append(line)
+            size += 1 + len(line)
         await answer(interaction, "\n".join(lines))
 
     @app_commands.command(name=cmd("rules"), description=ls("cmd.rules"))
@@ -411,12 +427,12 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     @app_commands.rename(member=opt("member"))
     @app_commands.describe(member=ls("cmd.stats.member"))
     async def stats(self, interaction: Interaction, member: discord.User | None = None) -> None:
+        """Privately: the member's ratings, and what the asker may see of their games
+        here (this server's, and the asker's own in DMs)."""
         target = member or interaction.user
-        with i18n.use(await public_language(interaction)):
-            text = await stats_text(
-                self.bot, target, guild_id=interaction.guild_id, caller_id=interaction.user.id
-            )
-        await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
+        await require_member(interaction, target)
+        text = await stats_text(self.bot, target, audience=audience_of(interaction))
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     # --------------------------------------------------------- game records
 
@@ -424,14 +440,14 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     @app_commands.rename(member=opt("member"))
     @app_commands.describe(member=ls("cmd.history.member"))
     async def history(self, interaction: Interaction, member: discord.User | None = None) -> None:
+        """Privately: the member's finished games that the asker may see here (this
+        server's, and the asker's own in DMs)."""
         target = member or interaction.user
+        await require_member(interaction, target)
         self.bot.names.remember(target)
-        with i18n.use(await public_language(interaction)):
-            text, view = await history_message(
-                self.bot, target.id, 0, guild_id=interaction.guild_id, caller_id=interaction.user.id
-            )
+        text, view = await history_message(self.bot, target.id, 0, audience=audience_of(interaction))
         await interaction.response.send_message(
-            text, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
+            text, view=view or discord.utils.MISSING, ephemeral=True, allowed_mentions=NO_MENTIONS
         )
 
     @app_commands.command(name=cmd("replay"), description=ls("cmd.replay"))

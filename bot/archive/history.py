@@ -2,7 +2,8 @@
 
 * :meth:`History.page` is one page of a member's finished games, newest first, with
   the opponent, the result and the change of the member's global rating
-  (``/schotten history``).
+  (``/schotten history``): only those of the server asked in and the asker's own
+  games in DMs (an :class:`~bot.storage.Audience`).
 * :meth:`History.game` loads a game's header; :meth:`StoredGame.finished` then gives
   its whole record (seed, options, moves, result) for ``/schotten replay`` and
   ``/schotten export``, and refuses a game still in progress: its moves and seed would
@@ -25,7 +26,7 @@ from bot.archive.record_file import RecordFile, RecordPlayer, Replayable
 from bot.community.ratings import GLOBAL_SCOPE
 from bot.community.stats import outcome_for
 from bot.games.errors import GameNotFound, ServiceError
-from bot.storage import GameRow, GameStore, RatingStore, ResultRow
+from bot.storage import Audience, GameRow, GameStore, RatingStore, ResultRow
 from rules.game import GameOptions, Result, parse_reason
 
 HISTORY_PAGE_SIZE = 10
@@ -153,15 +154,20 @@ class History:
         self.games = games
         self.ratings = ratings
 
-    async def page(self, user_id: int, page: int, *, size: int = HISTORY_PAGE_SIZE) -> HistoryPage | None:
-        """One page of ``user_id``'s finished games, newest first (practice games against
-        the bot included); None when they have finished none."""
-        total = await self.ratings.finished_games_count(user_id)
+    async def page(
+        self, user_id: int, page: int, *, audience: Audience, size: int = HISTORY_PAGE_SIZE
+    ) -> HistoryPage | None:
+        """One page of ``user_id``'s finished games that ``audience`` may see (the games
+        of the server asked in, and the asker's own games in DMs), newest first
+        (practice games against the bot included); None when there is none."""
+        total = await self.ratings.finished_games_count(user_id, audience=audience)
         if total == 0:
             return None
         pages = math.ceil(total / size)
         page = max(0, min(page, pages - 1))
-        results = await self.ratings.finished_results_page(user_id, offset=page * size, limit=size)
+        results = await self.ratings.finished_results_page(
+            user_id, offset=page * size, limit=size, audience=audience
+        )
         entries = []
         for result in results:
             me = result.players.index(user_id)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from bot.community.ratings import GLOBAL_SCOPE, INITIAL_RATING, elo_update, guild_scope, score_for
 from bot.games.matches import MatchService, next_first_player, next_match_game, score_match
-from bot.storage import RatingRow, RatingStore, Repositories, ResultRow
+from bot.storage import Audience, RatingRow, RatingStore, Repositories, ResultRow
 
 if TYPE_CHECKING:
     from bot.games.live import LiveGame
@@ -140,12 +140,14 @@ def streaks(outcomes_newest_first: Sequence[str]) -> tuple[int, int]:
     return current, best
 
 
-async def player_stats(
-    db: RatingStore, user_id: int, *, guild_id: int | None, caller_id: int | None = None
-) -> PlayerStats | None:
-    """Everything ``/schotten stats`` shows for ``user_id``; None if they never finished
-    a game. Record, stones and streaks count every game (the global record)."""
-    results = await db.player_results(user_id)
+async def player_stats(db: RatingStore, user_id: int, *, audience: Audience) -> PlayerStats | None:
+    """Everything ``/schotten stats`` shows for ``user_id`` to ``audience``; None if they
+    finished no game it may see. Record, stones, streaks, recent games and the
+    head-to-head count the games of the server asked in and the asker's own games in
+    DMs, nothing of other servers; the ratings are this server's and the global one
+    (which the global leaderboard shows anyone)."""
+    guild_id, caller_id = audience.guild_id, audience.asker_id
+    results = await db.player_results(user_id, audience=audience)
     if not results:
         return None
     outcomes = [outcome_for(r, user_id) for r in results]
@@ -175,8 +177,8 @@ async def player_stats(
         best_streak=best,
         recent=recent,
         head_to_head=None
-        if caller_id is None or caller_id == user_id
-        else await db.head_to_head(caller_id, user_id),
+        if caller_id == user_id
+        else await db.head_to_head(caller_id, user_id, audience=audience),
     )
 
 
@@ -223,10 +225,8 @@ class Rankings:
             if change_scope == scope
         ]
 
-    async def player(
-        self, user_id: int, *, guild_id: int | None, caller_id: int | None
-    ) -> PlayerStats | None:
-        return await player_stats(self.ratings, user_id, guild_id=guild_id, caller_id=caller_id)
+    async def player(self, user_id: int, *, audience: Audience) -> PlayerStats | None:
+        return await player_stats(self.ratings, user_id, audience=audience)
 
 
 __all__ = [

@@ -34,6 +34,7 @@ from bot.storage.ratings import RatingStore
 from bot.storage.repositories import Repositories
 from bot.storage.rows import (
     UNSET,
+    Audience,
     ChallengeRow,
     ChallengeStatus,
     GameRow,
@@ -66,6 +67,7 @@ def open_database(target: str | os.PathLike[str], *, timeout: float | None = Non
 
 __all__ = [
     "UNSET",
+    "Audience",
     "ChallengeRow",
     "ChallengeStatus",
     "ChallengeStore",

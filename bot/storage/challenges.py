@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.storage.rows import ChallengeRow, ChallengeStatus, GameRow, MatchRow
-from bot.storage.sql import Executor, challenge_row, ensure_players, game_row, match_row, to_json
+from bot.storage.sql import MAX_INTEGER, Executor, challenge_row, ensure_players, game_row, match_row, to_json
 
 
 class ChallengeStore:
@@ -56,6 +56,8 @@ class ChallengeStore:
         return challenge_row(row)
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
+        if not 0 < challenge_id <= MAX_INTEGER:
+            return None  # no such row, and a number the database would refuse
         row = await self._db.one("SELECT * FROM challenges WHERE id = $1", challenge_id)
         return None if row is None else challenge_row(row)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.storage.errors import ConcurrentUpdate, KeyTaken
 from bot.storage.rows import UNSET, GameRow, GameStatus, MoveRow, Unset
-from bot.storage.sql import Executor, ensure_players, game_row, move_row, to_json
+from bot.storage.sql import MAX_INTEGER, Executor, ensure_players, game_row, move_row, to_json
 
 
 class GameStore:
@@ -74,6 +74,8 @@ class GameStore:
         return int(game_id)
 
     async def get_game(self, game_id: int) -> GameRow | None:
+        if not 0 < game_id <= MAX_INTEGER:
+            return None  # no such row, and a number the database would refuse
         row = await self._db.one("SELECT * FROM games WHERE id = $1", game_id)
         return None if row is None else game_row(row)
 

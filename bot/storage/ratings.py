@@ -2,13 +2,26 @@
 
 A game's result, its rating changes and its match score are written in the
 transaction of the move that finished it. The rest is read: the leaderboard, a
-player's results and finished games by page, head-to-head records.
+player's results and finished games by page, head-to-head records. What a member is
+shown of players' results is limited to what an :class:`~bot.storage.rows.Audience`
+may see: the results of the server asked in, and the asker's own games in DMs.
 """
 
 from __future__ import annotations
 
-from bot.storage.rows import RatingRow, ResultRow
+from bot.storage.rows import Audience, RatingRow, ResultRow
 from bot.storage.sql import NO_LIMIT, Executor, rating_row, result_row
+
+
+def _seen(audience: Audience | None, first: int) -> tuple[str, list[int | None]]:
+    """The condition that keeps the results ``audience`` may see (none: all), with its
+    parameters numbered from ``first``: the server's games, and the games in DMs the
+    asker played. Asked in DMs (no server), ``guild_id = NULL`` holds for no row."""
+    if audience is None:
+        return "", []
+    a, b = first, first + 1
+    condition = f"AND (guild_id = ${a} OR (guild_id IS NULL AND (player0 = ${b} OR player1 = ${b})))"
+    return condition, [audience.guild_id, audience.asker_id]
 
 
 class RatingStore:
@@ -70,59 +83,70 @@ class RatingStore:
         return [result_row(row) for row in rows]
 
     async def player_results(
-        self, user_id: int, *, guild_id: int | None = None, limit: int | None = None
+        self, user_id: int, *, audience: Audience | None = None, limit: int | None = None
     ) -> list[ResultRow]:
-        """Results of the rated games ``user_id`` played (in ``guild_id`` if given), newest
-        first. Practice games against the bot's AI are left out."""
-        # guild_id NULL means any guild.
+        """Results of the rated games ``user_id`` played (those ``audience`` may see, if
+        given), newest first. Practice games against the bot's AI are left out."""
+        seen, params = _seen(audience, 3)
         rows = await self._db.all(
-            """
+            f"""
             SELECT * FROM results
             WHERE (player0 = $1 OR player1 = $1)
-              AND game_id IN (SELECT id FROM games WHERE ai_player IS NULL)
-              AND (CAST($2 AS BIGINT) IS NULL OR guild_id = $2)
-            ORDER BY finished_at DESC, game_id DESC LIMIT $3
+              AND game_id IN (SELECT id FROM games WHERE ai_player IS NULL) {seen}
+            ORDER BY finished_at DESC, game_id DESC LIMIT $2
             """,
             user_id,
-            guild_id,
             NO_LIMIT if limit is None else limit,
+            *params,
         )
         return [result_row(row) for row in rows]
 
-    async def head_to_head(self, user_id: int, opponent_id: int) -> tuple[int, int, int]:
-        """``user_id``'s (wins, losses, draws) in games against ``opponent_id``, everywhere."""
+    async def head_to_head(
+        self, user_id: int, opponent_id: int, *, audience: Audience | None = None
+    ) -> tuple[int, int, int]:
+        """``user_id``'s (wins, losses, draws) in games against ``opponent_id`` (those
+        ``audience`` may see, if given; else everywhere)."""
+        seen, params = _seen(audience, 3)
         row = await self._db.one(
-            """
+            f"""
             SELECT COUNT(*) FILTER (WHERE winner_id = $1) AS wins,
                    COUNT(*) FILTER (WHERE winner_id = $2) AS losses,
                    COUNT(*) FILTER (WHERE winner_id IS NULL) AS draws
             FROM results
             WHERE ((player0 = $1 AND player1 = $2) OR (player0 = $2 AND player1 = $1))
-              AND game_id IN (SELECT id FROM games WHERE ai_player IS NULL)
+              AND game_id IN (SELECT id FROM games WHERE ai_player IS NULL) {seen}
             """,
             user_id,
             opponent_id,
+            *params,
         )
         assert row is not None
         return int(row["wins"]), int(row["losses"]), int(row["draws"])
 
-    async def finished_games_count(self, user_id: int) -> int:
-        """How many finished games ``user_id`` played (practice games included)."""
+    async def finished_games_count(self, user_id: int, *, audience: Audience | None = None) -> int:
+        """How many finished games ``user_id`` played (practice games included; those
+        ``audience`` may see, if given)."""
+        seen, params = _seen(audience, 2)
         count = await self._db.value(
-            "SELECT COUNT(*) FROM results WHERE player0 = $1 OR player1 = $1", user_id
+            f"SELECT COUNT(*) FROM results WHERE (player0 = $1 OR player1 = $1) {seen}", user_id, *params
         )
         return int(count or 0)
 
-    async def finished_results_page(self, user_id: int, *, offset: int, limit: int) -> list[ResultRow]:
-        """Results of ``user_id``'s finished games (practice games included), newest first."""
+    async def finished_results_page(
+        self, user_id: int, *, offset: int, limit: int, audience: Audience | None = None
+    ) -> list[ResultRow]:
+        """Results of ``user_id``'s finished games (practice games included; those
+        ``audience`` may see, if given), newest first."""
+        seen, params = _seen(audience, 4)
         rows = await self._db.all(
-            """
-            SELECT * FROM results WHERE player0 = $1 OR player1 = $1
+            f"""
+            SELECT * FROM results WHERE (player0 = $1 OR player1 = $1) {seen}
             ORDER BY finished_at DESC, game_id DESC LIMIT $2 OFFSET $3
             """,
             user_id,
             limit,
             offset,
+            *params,
         )
         return [result_row(row) for row in rows]
 

@@ -86,6 +86,16 @@ class ResultRow:
 
 
 @dataclass(frozen=True)
+class Audience:
+    """Who asks to see results, and where: the results of the server ``guild_id``
+    (None: asked in DMs, no server's), and the games in DMs ``asker_id`` played. What a
+    member may be shown of anybody's finished games, never another server's."""
+
+    guild_id: int | None
+    asker_id: int
+
+
+@dataclass(frozen=True)
 class RatingRow:
     scope: str
     user_id: int

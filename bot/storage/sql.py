@@ -27,6 +27,9 @@ Row: TypeAlias = "sqlite3.Row | asyncpg.Record"
 
 # LIMIT for "no limit": SQLite refuses LIMIT NULL, PostgreSQL a negative limit.
 NO_LIMIT: Final = 2**62
+# The largest integer both databases hold (signed 64 bits). A row id past it, as a forged
+# button's 30-digit id would be, names no row: asked for, it is not found.
+MAX_INTEGER: Final = 2**63 - 1
 
 
 class Executor(Protocol):

@@ -126,6 +126,11 @@ CATALOGUE: dict[str, str | Plural] = {
     "games.your_turn": "your turn",
     "games.their_turn": "their turn",
     "games.dm_place": "direct messages",
+    "games.more": Plural(
+        "…and {n} more game (pick it with a command's `game:` option).",
+        "…and {n} more games (pick one with a command's `game:` option).",
+        count="n",
+    ),
     "games.ambiguous_line": "#{game_id} against {opponent}",
     "ok.moved": "Done.",
     "ok.resigned": "You resigned game #{game_id}.",
@@ -240,13 +245,16 @@ CATALOGUE: dict[str, str | Plural] = {
     "cmd.leaderboard.scope": "This server's ratings or the global ones",
     "choice.scope.server": "this server",
     "choice.scope.global": "global",
-    "cmd.stats": "A player's rating, record, streaks and recent games",
+    "cmd.stats": "A player's rating, record, streaks and recent games (only you see it)",
     "cmd.stats.member": "Whose stats (default: yours)",
     "cmd.challenge.points": "Play a match to this many points (winner 5, loser 1 per stone)",
     "leaderboard.title.server": "Leaderboard of {guild}",
     "leaderboard.title.global": "Global leaderboard",
-    "leaderboard.header": "  # Player            Rating  W-L-D     Games",
-    "leaderboard.line": "{rank:>3} {name:<17} {rating:>6}  {record:<9} {games:>5}",
+    "leaderboard.col.rank": "#",
+    "leaderboard.col.player": "Player",
+    "leaderboard.col.rating": "Rating",
+    "leaderboard.col.record": "W-L-D",
+    "leaderboard.col.games": "Games",
     "leaderboard.page": "Page {page} of {pages}",
     "leaderboard.prev": "Previous",
     "leaderboard.next": "Next",
@@ -280,8 +288,24 @@ CATALOGUE: dict[str, str | Plural] = {
     "rematch.button": "Rematch",
     "rematch.message": "{opponent}, {challenger} wants a rematch of game #{game_id}{variant}.\n"
     "The offer expires {expires}.",
-    "error.stats_none": "{name} hasn't finished a game yet, so there are no stats to show.",
-    "error.stats_none_self": "You haven't finished a game yet. Challenge someone with `/schotten challenge`!",
+    "error.stats_none_here": (
+        "{name} hasn't finished a game in this server yet, so there are no stats to show here."
+    ),
+    "error.stats_none_self_here": (
+        "You haven't finished a game in this server yet. Challenge someone with `/schotten challenge`!"
+    ),
+    "error.stats_none_dm": (
+        "You and {name} haven't finished a game together in DMs. "
+        "Ask in a server you share to see their games there."
+    ),
+    "error.stats_none_self_dm": (
+        "You haven't finished a game in DMs. Ask in a server to see your games there."
+    ),
+    "error.not_a_member_here": (
+        "That person is not a member of this server, so I show nothing of theirs here."
+    ),
+    "error.bad_control": "That control is not one of mine, or not for this message. Nothing was changed.",
+    "error.control_outdated": "This control is out of date; run the command again.",
     "error.leaderboard_empty": "No games have been finished {where} yet, so there is no leaderboard.",
     "error.leaderboard_server_dm": "There is no server here; try the global leaderboard.",
     "error.rematch_not_player": "Only the two players of game #{game_id} can ask for a rematch.",
@@ -514,7 +538,7 @@ CATALOGUE.update(
 # ------------------------------------------------ game records: history, replay, export
 CATALOGUE.update(
     {
-        "cmd.history": "A member's finished games, newest first",
+        "cmd.history": "A member's finished games in this server, newest first (only you see it)",
         "cmd.history.member": "Whose games (default: yours)",
         "cmd.replay": "Step through a finished game move by move (only you see it)",
         "cmd.replay.game": "The game's number (see /schotten history)",
@@ -535,7 +559,6 @@ CATALOGUE.update(
         "history.rating": ", rating {delta}",
         "history.unrated": ", unrated",
         "history.place.dm": " (in DMs)",
-        "history.place.elsewhere": " (in another server)",
         "history.page": "Page {page} of {pages}",
         "history.hint": (
             "`/schotten replay game:` steps through a game, `/schotten export game:` downloads it."
@@ -556,8 +579,15 @@ CATALOGUE.update(
             "Game #{game_id} in the move notation. To step through it without Discord: "
             '`make play ARGS="--replay {filename}"`.'
         ),
-        "error.history_none": "{name} hasn't finished a game yet.",
-        "error.history_none_self": "You haven't finished a game yet.",
+        "error.history_none_here": "{name} hasn't finished a game in this server yet.",
+        "error.history_none_self_here": "You haven't finished a game in this server yet.",
+        "error.history_none_dm": (
+            "You and {name} haven't finished a game together in DMs. "
+            "Ask in a server you share to see their games there."
+        ),
+        "error.history_none_self_dm": (
+            "You haven't finished a game in DMs. Ask in a server to see your games there."
+        ),
         "error.record_in_progress": (
             "Game #{game_id} is still being played. Its replay and its record open once it is over."
         ),

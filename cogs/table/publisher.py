@@ -244,8 +244,9 @@ class Publisher:
         * a move that keeps the turn (a claim, a card before the draw): the board edited
           in place; the mover's DM unless their response updated it;
         * the end: the board edited, the end announcement, the DMs of both players but
-          the mover's, who saw the end in their move's answer (three; four for a
-          resignation or a forfeit, which have no mover's answer to show it in);
+          a mover's whose click in that DM already showed the end (three; four for a
+          typed move, a resignation or a forfeit: no DM of theirs may keep saying it
+          is their turn, with live controls);
         * a game nobody has seen yet (no board, no DM: its start, or a later move of a
           game whose start was never published): the board and both DMs.
 

@@ -174,9 +174,10 @@ async def make_move(interaction: Interaction, game_id: int, version: int | None,
         and interaction.message is not None
         and interaction.message.id == record.dm_message_ids[player]
     )
-    # The last move's answer shows its mover the end; their DM is left as it is (its
-    # controls answer "That game is over"), so the end costs three calls, not four.
-    skip = player if in_own_dm or record.game.is_over else None
+    # A click in the mover's own DM updated it above. Otherwise their DM is edited too,
+    # at the end as well: a DM that still said "It is your turn." with live controls
+    # after a typed winning move would be wrong (the end costs a fourth call then).
+    skip = player if in_own_dm else None
     await table.publish(outcome, skip_dm=skip)
     await tell_dm_tip(interaction, record.id)
 

@@ -2,6 +2,8 @@
 above it in this list):
 
 * :mod:`cogs.ui.replies`: answering an interaction with an error, privately;
+* :mod:`cogs.ui.checks`: what a component checks of a forgeable click before acting
+  (the message's kind, numbers the databases can hold);
 * :mod:`cogs.ui.components`: the base class of every button and select (a DynamicItem
   that answers its own click) and the registry of their classes;
 * :mod:`cogs.ui.translator`: the command picker in each user's language.

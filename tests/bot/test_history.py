@@ -15,7 +15,7 @@ from bot.archive.history import GameInProgress, History
 from bot.community.stats import install
 from bot.games.errors import GameNotFound
 from bot.games.service import GameService
-from bot.storage import Database
+from bot.storage import Audience, Database
 from rules.game import Game, GameOptions, Result
 from tests.bot.conftest import ALICE, BOB, CAROL, FakeClock, play_randomly
 
@@ -51,7 +51,7 @@ async def test_history_is_newest_first_paged_with_rating_changes(db: Database, s
         service, clock, (ALICE, ROBOT), guild_id=None, seed=5, ai_player=1, ai_level="easy"
     )
     history = History(db.games, db.ratings)
-    first = await history.page(ALICE, 0, size=10)
+    first = await history.page(ALICE, 0, size=10, audience=Audience(GUILD, ALICE))
     assert first is not None
     assert (first.page, first.pages, first.total) == (0, 2, 13)
     assert [e.game_id for e in first.entries] == [practice, *ids[::-1][:9]]
@@ -61,17 +61,47 @@ async def test_history_is_newest_first_paged_with_rating_changes(db: Database, s
     assert (won.opponent_id, won.outcome, won.reason) == (BOB, "win", "resigned")
     assert won.rating is not None and won.rating[1] > won.rating[0]
     # Bob's side of the same game: lost, and his rating went down by as much.
-    bob = await history.page(BOB, 0, size=10)
+    bob = await history.page(BOB, 0, size=10, audience=Audience(GUILD, BOB))
     assert bob is not None
     lost = bob.entries[0]
     assert (lost.game_id, lost.outcome, lost.opponent_id) == (won.game_id, "loss", ALICE)
     assert lost.rating is not None
     assert lost.rating[1] - lost.rating[0] == pytest.approx(-(won.rating[1] - won.rating[0]))
     # Past the end: the last page.
-    last = await history.page(ALICE, 5, size=10)
+    last = await history.page(ALICE, 5, size=10, audience=Audience(GUILD, ALICE))
     assert last is not None and last.page == 1
     assert [e.game_id for e in last.entries] == ids[:3][::-1]
-    assert await history.page(CAROL, 0) is None
+    assert await history.page(CAROL, 0, audience=Audience(GUILD, CAROL)) is None
+
+
+async def test_history_shows_what_the_asker_may_see(db: Database, service, clock) -> None:
+    """The games of the server asked in, and the asker's own games in DMs: nothing of
+    another server, nor of someone else's DMs."""
+    install(service)
+    here = await resign(service, clock, (ALICE, BOB), BOB)
+    there = await resign(service, clock, (ALICE, CAROL), CAROL, guild_id=OTHER_GUILD)
+    practice = await finish(
+        service, clock, (ALICE, ROBOT), guild_id=None, seed=5, ai_player=1, ai_level="easy"
+    )
+    history = History(db.games, db.ratings)
+
+    async def shown(user_id: int, audience: Audience) -> list[int]:
+        page = await history.page(user_id, 0, audience=audience)
+        return [] if page is None else [e.game_id for e in page.entries]
+
+    assert await shown(ALICE, Audience(GUILD, ALICE)) == [practice, here]  # her own DMs too
+    assert await shown(ALICE, Audience(GUILD, BOB)) == [here]  # not alice's DMs
+    assert await shown(ALICE, Audience(OTHER_GUILD, ALICE)) == [practice, there]
+    assert await shown(ALICE, Audience(None, ALICE)) == [practice]  # in DMs: DMs only
+    assert await shown(ALICE, Audience(None, BOB)) == []
+    assert await shown(CAROL, Audience(GUILD, CAROL)) == []
+    # Stats and head-to-head read the same way (practice games are left out there).
+    assert [r.game_id for r in await db.ratings.player_results(ALICE, audience=Audience(GUILD, BOB))] == [
+        here
+    ]
+    assert await db.ratings.head_to_head(ALICE, CAROL, audience=Audience(GUILD, CAROL)) == (0, 0, 0)
+    assert await db.ratings.head_to_head(ALICE, CAROL, audience=Audience(OTHER_GUILD, CAROL)) == (1, 0, 0)
+    assert await db.ratings.head_to_head(ALICE, CAROL) == (1, 0, 0)  # the operator's: everywhere
 
 
 async def test_a_game_record_only_once_it_is_over(db: Database, service, clock) -> None:

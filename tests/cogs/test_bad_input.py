@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
-from tests.cogs.helpers import challenge_and_accept, dm_message, flat_components, hand_in, setup_members
+from tests.cogs.helpers import (
+    challenge_and_accept,
+    dm_message,
+    flat_components,
+    hand_in,
+    setup_members,
+    slash_turn,
+)
 
 
 @pytest.fixture
@@ -213,3 +221,22 @@ async def test_decline_and_expiry(simcord_env, simcord_bot):
     assert "has expired" in waiting.response.content
     assert all(c.get("disabled") for c in flat_components(waiting.response))
     assert await bot.service.active_games_for(alice.id) == []
+
+
+async def test_a_typed_last_move_leaves_no_dm_offering_moves(simcord_env, simcord_bot):
+    env, bot = simcord_env, simcord_bot
+    _, channel, alice, bob, game_id = await start(env)
+    rng = random.Random(11)
+    by_id = {alice.id: alice, bob.id: bob}
+    for _ in range(400):
+        record = await bot.service.get(game_id)
+        if record.game.is_over:
+            break
+        await slash_turn(by_id[record.current_user], channel, rng)
+    record = await bot.service.get(game_id)
+    assert record.game.is_over
+    # The last move was typed; neither DM says it is anyone's turn or offers a move.
+    for member in (alice, bob):
+        dm = dm_message(member, game_id)
+        assert "It is your turn." not in dm.content and "The game is over" in dm.content, dm.content
+        assert all(c.get("disabled") for c in flat_components(dm))

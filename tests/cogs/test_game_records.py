@@ -110,9 +110,9 @@ async def test_a_finished_game_in_history_replay_and_export(simcord_env, simcord
     assert parsed.game_id == game_id and parsed.result == final.result
     assert [(p.user_id, p.name) for p in parsed.players] == list(zip(record.players, names, strict=True))
 
-    # History: public, the game with its opponent, result, reason and rating change.
+    # History: private, the game with its opponent, result, reason and rating change.
     history = await bob.slash(channel, "schotten history")
-    assert not history.ephemeral
+    assert history.ephemeral
     line = next(x for x in history.response.content.splitlines() if f"`#{game_id}`" in x)
     bob_seat = record.players.index(bob.id)
     outcome = (
@@ -150,7 +150,7 @@ async def test_a_game_in_progress_shows_nothing(simcord_env, simcord_bot):
             assert result.response.components == [] and result.response.attachments == []
     # Not finished, so not in anyone's history either.
     history = await alice.slash(channel, "schotten history")
-    assert history.ephemeral and history.response.content == "You haven't finished a game yet."
+    assert history.ephemeral and history.response.content == "You haven't finished a game in this server yet."
     assert (await bot.service.get(game_id)).is_active
 
 
@@ -214,14 +214,14 @@ async def test_history_and_replay_buttons_after_a_restart(tmp_path):
         text = history.response.content
         assert "Finished games of alice** (12)" in text and "Page 1 of 2" in text
         assert [int(x) for x in re.findall(r"`#(\d+)`", text)] == ids[::-1][:10]
-        assert buttons(history.response)["Next"]["custom_id"] == f"st:hist:{alice.id}:1:n"
+        assert buttons(history.response)["Next"]["custom_id"] == f"st:hist:{alice.id}:{channel.guild.id}:1:n"
         replay = await bob.slash(channel, "schotten replay", game=ids[0])
 
         second = create_bot(database=path)
         await env.restart_bot(second)
         await first.db.close()
-        await bob.click(history.response, label="Next")  # anyone may turn the pages
-        page2 = next(m for m in channel.history() if m.id == history.response.id)
+        await alice.click(history.response, label="Next")  # a private reply: hers to turn
+        page2 = ephemeral_of(channel, alice, history.response.id)
         assert "Page 2 of 2" in page2.content
         assert [int(x) for x in re.findall(r"`#(\d+)`", page2.content)] == ids[1::-1]
         assert buttons(page2)["Next"].get("disabled") and not buttons(page2)["Previous"].get("disabled")

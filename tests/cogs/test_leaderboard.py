@@ -3,9 +3,12 @@ paged with buttons that never lead past the last page."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from cogs.leaderboard import leaderboard_message
+from bot.storage import RatingRow
+from bot.text import i18n
+from cogs.leaderboard import WIDTH, leaderboard_message
 from tests.cogs.helpers import challenge_and_accept, flat_components, setup_members
 
 
@@ -92,3 +95,27 @@ async def test_pages_with_buttons_and_never_past_the_end(simcord_env, simcord_bo
     # A page that no longer exists (say, a very old button) shows the last one.
     text, view = await leaderboard_message(simcord_bot, str(channel.guild.id), 99)
     assert "Page 2 of 2" in text and view is not None
+
+
+async def test_the_leaderboard_is_40_columns_wide_in_every_language(simcord_env, simcord_bot):
+    env, bot = simcord_env, simcord_bot
+    guild, _, _ = setup_members(env)
+    users = [guild.add_member(env.create_user(f"{'W' * 28}{i:04d}")) for i in range(12)]
+    await bot.db.players.ensure_players([m.id for m in users], 0.0)
+    for i, member in enumerate(users):
+        rating = RatingRow(f"guild:{guild.id}", member.id, 2999.6 - i, 9999, 5000, 4000, 999, 0.0)
+        await bot.db.ratings.save_rating(rating)
+        await bot.db.ratings.save_rating(replace(rating, scope="global"))
+    for language in i18n.LANGUAGES:
+        with i18n.use(language):
+            for scope in ("global", str(guild.id)):
+                for page in (0, 1):
+                    text, _view = await leaderboard_message(bot, scope, page)
+                    block = text.split("```")[1].strip("\n").splitlines()
+                    assert len(block) > 1
+                    too_wide = [line for line in block if len(line) > WIDTH]
+                    assert too_wide == [], (language, too_wide)
+                    # Every row keeps its numbers, whole; the name is what gives way.
+                    for line in block[1:]:
+                        assert line.split()[-2:] == ["5000-4000-999", "9999"], (language, line)
+                        assert "…" in line

@@ -8,7 +8,8 @@ hand is updated through the interaction) or typed as a command (the DM is then l
 until the player's next turn); both are counted, card plays, claims, passes and, in the
 tactics variant, draws and every tactic card. The picture style costs nothing more: the
 picture rides in the same send or edit (a message edit with a new attachment is one
-call)."""
+call). The game's end, rarer, may take one call more: no DM may keep offering moves in a
+finished game."""
 
 from __future__ import annotations
 
@@ -22,7 +23,10 @@ from rules.moves import Claim, Draw, Pass, PlayCard
 from tests.cogs.helpers import challenge_and_accept, dm_turn, setup_members, slash_turn
 
 ORDINARY = 3  # counted calls allowed for any move that does not end the game
-END = 3  # the last move: board, end announcement, the other player's DM
+# The last move: board, end announcement, the other player's DM; and the mover's DM
+# unless they clicked in it (a typed move must not leave it saying "It is your turn."
+# with live controls): four.
+END = 4
 START = 5  # a new game: the board, two DM channels opened, two DMs
 MAX_MOVES = 400
 

@@ -21,9 +21,9 @@ from tests.cogs.test_leaderboard import beat
 async def test_stats_of_someone_who_never_played(simcord_env, simcord_bot):
     _, channel, (alice, bob) = setup_members(simcord_env)
     mine = await alice.slash(channel, "schotten stats")
-    assert mine.ephemeral and "You haven't finished a game yet" in mine.response.content
+    assert mine.ephemeral and "You haven't finished a game in this server yet" in mine.response.content
     theirs = await alice.slash(channel, "schotten stats", member=bob)
-    assert theirs.ephemeral and "bob hasn't finished a game yet" in theirs.response.content
+    assert theirs.ephemeral and "bob hasn't finished a game in this server yet" in theirs.response.content
 
 
 async def test_ratings_record_streaks_recent_and_head_to_head(simcord_env, simcord_bot):
@@ -33,7 +33,7 @@ async def test_ratings_record_streaks_recent_and_head_to_head(simcord_env, simco
     g2 = await beat(env, channel, alice, bob)
     g3 = await beat(env, channel, bob, alice)
     result = await bob.slash(channel, "schotten stats", member=alice)
-    assert not result.ephemeral
+    assert result.ephemeral  # a member's games are shown to the asker only
     text = result.response.content
     assert "**Stats for alice**" in text
     assert "Rating in this server: 1513 (3 played)" in text
@@ -68,13 +68,20 @@ async def test_ratings_record_streaks_recent_and_head_to_head(simcord_env, simco
     assert "Record: 4 games" in text
 
 
-async def test_stats_in_another_server_show_no_local_rating(simcord_env, simcord_bot):
+async def test_stats_in_another_server_show_nothing_of_the_first(simcord_env, simcord_bot):
     env = simcord_env
     _, channel, (alice, bob) = setup_members(env)
     elsewhere = env.create_guild()
     there = elsewhere.create_text_channel("general")
     alice_there = elsewhere.add_member(alice.user)
     await beat(env, channel, alice, bob)
+    result = await alice_there.slash(there, "schotten stats")
+    assert result.ephemeral
+    assert result.response.content.startswith("You haven't finished a game in this server yet.")
+    # Once she has a game there: this server's rating, the global one, this server's record.
+    carol = elsewhere.add_member(env.create_user("carol"))
+    await beat(env, there, carol, alice_there)
     text = (await alice_there.slash(there, "schotten stats")).response.content
-    assert "Rating in this server: no games here yet" in text
-    assert "Global rating: 1520 (1 played)" in text
+    assert "Rating in this server: 1480 (1 played)" in text
+    assert "Global rating:" in text and "(2 played)" in text
+    assert "Record: 1 game, 0 won, 1 lost" in text and "bob" not in text
