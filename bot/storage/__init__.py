@@ -19,7 +19,7 @@ from bot.storage.backend import Storage, is_postgres_url
 from bot.storage.challenges import ChallengeStore
 from bot.storage.database import Database, ForeignDatabase, backup
 from bot.storage.delivery import DeliveryStore
-from bot.storage.errors import ConcurrentUpdate, DatabaseInUse, StorageError
+from bot.storage.errors import ConcurrentUpdate, DatabaseInUse, StorageError, outcome_unknown
 from bot.storage.games import GameStore
 from bot.storage.players import PlayerStore
 from bot.storage.postgres import PostgresDatabase
@@ -88,4 +88,5 @@ __all__ = [
     "is_postgres_url",
     "latest_version",
     "open_database",
+    "outcome_unknown",
 ]
