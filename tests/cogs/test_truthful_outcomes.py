@@ -3,7 +3,8 @@
 A commit whose acknowledgement was lost (the data durable, the connection gone) is read
 back before anybody is told anything: the mover gets the new hand and the table the new
 board. A commit that really failed is reported as not saved, and one that cannot be
-read back as unknown, never as "nothing was changed".
+read back as unknown, never as "nothing was changed". An AI turn whose task failed is
+restarted by the timers' next round.
 
 The faults are injected around the bot's own storage (``FaultyCommits``), so these run
 on SQLite and, with ``TEST_BOT_DATABASE=postgres``, on PostgreSQL; the PostgreSQL test
@@ -13,16 +14,22 @@ at the end kills the server's backend of the move's connection right after its C
 from __future__ import annotations
 
 import asyncio
+import random
+import re
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any
 
 import asyncpg
+import pytest_asyncio
 import simcord
 
 from bot.app import SchottenBot, create_bot
+from bot.games.opponent import STALLED_AFTER
 from bot.storage import Repositories, Storage
-from tests.cogs.helpers import challenge_and_accept, dm_message, hand_in, setup_members
+from cogs.timers import INTERVAL
+from tests.cogs.helpers import challenge_and_accept, dm_message, dm_turn, hand_in, setup_members
 
 NOT_SAVED = "Your move was not saved; nothing changed. Try again."
 UNCONFIRMED = "I couldn't confirm whether your move was saved; check /schotten board in a minute."
@@ -151,6 +158,60 @@ async def test_a_move_that_cannot_be_read_back_is_reported_as_unknown(simcord_en
     assert text == UNCONFIRMED  # neither "made" nor "nothing was changed"
     faults.down = False
     assert (await bot.service.reload(game_id)).version > before.version  # it was, in fact
+
+
+# ---------------------------------------------------------------- the AI's turn
+
+
+@pytest_asyncio.fixture
+async def practice_bot() -> AsyncIterator[SchottenBot]:
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="test-ai")
+    bot = create_bot(database=":memory:", ai_executor=pool)
+    yield bot
+    await bot.close()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+async def test_an_ai_turn_that_failed_is_restarted_by_the_timers(practice_bot):
+    bot = practice_bot
+    async with simcord.run(bot) as env:
+        _, channel, (alice,) = setup_members(env, ("alice",))
+        result = await alice.slash(channel, "schotten practice", difficulty="easy")
+        game_id = int(re.search(r"Game #(\d+)", reply(result)).group(1))  # type: ignore[union-attr]
+        await env.settle()
+        assert (await bot.service.get(game_id)).current_user == alice.id
+        # Alice moves; the AI's commit then fails (the database dropped the connection
+        # before its COMMIT): its turn task ends and the game waits on the AI.
+        faults = FaultyCommits(bot.db)
+        original = faults.save_game_state
+        calls = 0
+
+        async def second_save_fails(*args: Any, **kwargs: Any) -> None:
+            nonlocal calls
+            calls += 1
+            if calls == 2:
+                faults.arm("before")
+            await original(*args, **kwargs)
+
+        bot.db.games.save_game_state = second_save_fails  # type: ignore[method-assign]
+        await dm_turn(alice, random.Random(1))
+        await env.settle()
+        await bot.opponent.wait_idle()
+        assert faults.failed == 1
+        stuck = await bot.service.reload(game_id)
+        assert stuck.ai_to_move and not bot.opponent.is_running(game_id)
+        # A round of the timers that soon leaves it alone (the AI may still be thinking
+        # in another process); one later restarts it.
+        timers = bot.get_cog("Timers")
+        await timers.run_once()  # type: ignore[union-attr]
+        assert not bot.opponent.is_running(game_id)
+        await env.advance_time(max(STALLED_AFTER, INTERVAL) + 1)
+        await timers.run_once()  # type: ignore[union-attr]
+        await bot.opponent.wait_idle()
+        await env.settle()
+        moved = await bot.service.reload(game_id)
+        assert moved.version > stuck.version
+        assert moved.game.is_over or moved.current_user == alice.id
 
 
 # ---------------------------------------------------------------- PostgreSQL
