@@ -21,6 +21,7 @@ from bot.storage.database import Database, ForeignDatabase, backup
 from bot.storage.delivery import DeliveryStore
 from bot.storage.errors import ConcurrentUpdate, DatabaseInUse, StorageError, outcome_unknown
 from bot.storage.games import GameStore
+from bot.storage.mark import DatabaseRegressed
 from bot.storage.players import PlayerStore
 from bot.storage.postgres import PostgresDatabase
 from bot.storage.ratings import RatingStore
@@ -63,6 +64,7 @@ __all__ = [
     "ConcurrentUpdate",
     "Database",
     "DatabaseInUse",
+    "DatabaseRegressed",
     "DeliveryStore",
     "Executor",
     "ForeignDatabase",
