@@ -42,5 +42,6 @@ def outcome_unknown(error: BaseException) -> bool:
         | sqlite3.OperationalError  # disk I/O error, database is locked, ...
         | asyncpg.PostgresConnectionError
         | asyncpg.exceptions.OperatorInterventionError  # admin shutdown, terminated backend
-        | asyncpg.InterfaceError,  # the connection was closed under the statement
+        | asyncpg.InterfaceError  # the connection was closed under the statement
+        | asyncpg.InternalClientError,  # its protocol left mid-operation by a dropped connection
     )
