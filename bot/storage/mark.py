@@ -32,6 +32,7 @@ import contextlib
 import json
 import os
 import sqlite3
+import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -85,14 +86,21 @@ def read_mark(database: str | os.PathLike[str]) -> Mark | None:
 def write_mark(database: str | os.PathLike[str], mark: Mark) -> None:
     """Replace the mark beside ``database`` atomically (written, synced, renamed)."""
     path = mark_path(database)
-    partial = path.with_name(path.name + ".part")
     data = asdict(mark) | {"written_at": mark.written_at or time.time()}
-    with open(partial, "w", encoding="utf-8") as file:
-        json.dump(data, file, sort_keys=True)
-        file.write("\n")
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(partial, path)
+    # A file of its own for each writer (two connections of one file, in tests, may
+    # write at once); the rename makes the whole mark appear at once.
+    fd, partial = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".part")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            json.dump(data, file, sort_keys=True)
+            file.write("\n")
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(partial, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
+        raise
     with contextlib.suppress(OSError):  # the rename itself durable (not on every platform)
         folder = os.open(path.parent, os.O_RDONLY)
         try:
