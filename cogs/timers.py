@@ -4,7 +4,8 @@ Deadlines live in the ``games`` table (``deadline``, ``turn_started_at``, ``remi
 and challenge expiry in ``challenges.expires_at``, so a restart loses nothing: the loop
 simply finds what became due while the bot was away. The player to move is reminded
 once per turn (``TURN_REMINDER`` seconds in), then forfeits at the deadline
-(``TURN_TIMEOUT``); a forfeit is published like any other outcome.
+(``TURN_TIMEOUT``); a forfeit is published like any other outcome. The AI's turns have
+no deadline; one whose task failed is restarted (``Opponent.restart_stalled``).
 """
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ class Timers(commands.Cog):
             except Exception:
                 # Committed and in the outbox: a later round publishes it. The others go on.
                 log.exception("publishing the forfeit of game %d failed", outcome.game.id)
+        # The AI's turns whose task failed (the database went away while it played).
+        await self.bot.opponent.restart_stalled()
 
 
 __all__ = ["INTERVAL", "Timers"]

@@ -19,6 +19,7 @@ import asyncpg
 
 from bot.settings import Settings
 from bot.storage import Database, ForeignDatabase, MigrationError, StorageError, latest_version
+from bot.storage.mark import verify as verify_mark
 from bot.storage.postgres import PostgresDatabase, redact
 
 
@@ -56,6 +57,10 @@ async def _check_sqlite(path: str) -> tuple[bool, str]:
     if path == ":memory:":
         return True, "DATABASE_PATH=:memory: keeps nothing: every start begins with an empty database"
     target = Path(path)
+    try:
+        verify_mark(path)  # a database behind its mark lost data: a start refuses it
+    except StorageError as error:
+        return False, str(error)
     if not target.exists():
         folder = target.resolve().parent
         existing = next(p for p in (folder, *folder.parents) if p.exists())

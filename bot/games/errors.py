@@ -88,6 +88,28 @@ class GameUnreadable(ServiceError):
         super().__init__(game_id=game_id)
 
 
+class MoveNotSaved(ServiceError):
+    """The database failed during the move's commit, and reading the game back showed
+    that the move was not stored: nothing changed, the member may simply try again."""
+
+    code = "move_not_saved"
+    template = "Game #{game_id}: the move was not saved; nothing changed."
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(game_id=game_id)
+
+
+class MoveUnconfirmed(ServiceError):
+    """The database failed during the move's commit and could not be read back: the
+    move may or may not be stored. The reply must not claim either."""
+
+    code = "move_unconfirmed"
+    template = "Game #{game_id}: could not confirm whether the move was saved."
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(game_id=game_id)
+
+
 class AmbiguousGame(ServiceError):
     """The caller has several active games and named none; ``games`` lists them."""
 
@@ -129,6 +151,8 @@ __all__ = [
     "GameRef",
     "GameUnreadable",
     "LimitReached",
+    "MoveNotSaved",
+    "MoveUnconfirmed",
     "NoActiveGame",
     "NotAPlayer",
     "ServiceError",

@@ -22,6 +22,9 @@ bot, ``bot.opponent``) plays that seat:
   more), once per position, at most ``hints_per_minute`` new searches per member and
   minute (:class:`HintRate`, counted in this process: the AI's work is per process).
 * After a restart :meth:`Opponent.resume` restarts every game where the AI is to move.
+  A turn whose task failed (the database went away while the AI thought or moved) is
+  restarted by the timers' next round (:meth:`Opponent.restart_stalled`), once nothing
+  was stored in that game for ``STALLED_AFTER`` seconds.
 
 The AI's turns have no deadline (the service leaves it empty), so the timers never
 remind or forfeit it. Games against the AI are flagged (``LiveGame.vs_ai``, column
@@ -64,6 +67,10 @@ MAX_MOVES_IN_A_ROW = 500
 #: (a double click, an impatient retry) costs nothing and cannot queue search after
 #: search in front of the AI's own moves.
 HINTS_KEPT = 256
+#: An AI turn with nothing stored for this long, and no task of this process playing it,
+#: has stalled (its task failed); the timers' round restarts it. Longer than the AI
+#: thinks, so that a process does not start a turn another process is still playing.
+STALLED_AFTER = 30.0
 
 _T = TypeVar("_T")
 Publish = Callable[["MoveOutcome"], Awaitable[None]]
@@ -159,6 +166,7 @@ class Opponent:
         self.publish = publish
         self.budget = budget
         self.max_games = max_games
+        self.clock = clock
         self.hint_rate = HintRate(hints_per_minute, clock)
         if executor is None:
             self.scheduler = FairScheduler(slots=self.workers, factory=self._new_pool)
@@ -261,6 +269,26 @@ class Opponent:
             log.info("Resumed the AI's turn in %d game(s)", started)
         return started
 
+    async def restart_stalled(self, now: float | None = None) -> int:
+        """The timers' round: restart the AI's turn in every game where the AI is to move,
+        nothing was stored for ``STALLED_AFTER`` seconds and no task of this process plays
+        it (one failed: a database error while it thought or moved). Returns how many."""
+        if self.closed:
+            return 0
+        now = self.clock() if now is None else now
+        started = 0
+        for game_id in await self.service.db.games.ai_turns_since(now - STALLED_AFTER):
+            if self.is_running(game_id):
+                continue
+            try:
+                record = await self.service.reload(game_id)  # as stored, not as cached
+            except ServiceError:
+                continue  # gone, or unreadable (logged by the service)
+            if self.notice(record):
+                started += 1
+                log.warning("Restarted the AI's stalled turn in game %d", game_id)
+        return started
+
     async def wait_idle(self) -> None:
         """Wait until no AI turn is being played (for tests and the benchmark)."""
         while True:
@@ -330,4 +358,4 @@ class Opponent:
         self.scheduler.close()
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "HintRate", "Opponent", "ai_seed", "decide", "suggest"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "STALLED_AFTER", "HintRate", "Opponent", "ai_seed", "decide", "suggest"]

@@ -38,6 +38,8 @@ from bot.games.errors import (
     GameFinished,
     GameNotFound,
     GameUnreadable,
+    MoveNotSaved,
+    MoveUnconfirmed,
     NoActiveGame,
     StaleControl,
 )
@@ -46,12 +48,15 @@ from bot.games.lru import LRU
 from bot.storage import (
     UNSET,
     ConcurrentUpdate,
+    DatabaseUnavailable,
     GameRow,
     GameStore,
     OutboxKind,
+    OutcomeUnknown,
     Repositories,
     ResultRow,
     Unset,
+    outcome_unknown,
 )
 from rules.game import Applied, Game, GameOptions
 from rules.moves import Move, parse_move
@@ -68,6 +73,12 @@ CACHED_GAMES = 1000
 # Commits tried per request when other processes keep winning the race: each retry
 # reloads the game, so a request with a control's version stops after the first.
 COMMIT_ATTEMPTS = 5
+# When a commit fails in a way that leaves its outcome unknown (the connection lost,
+# maybe after the COMMIT was durable), the game is read back after each of these pauses
+# until the database answers: a few seconds in all, well inside a deferred
+# interaction's 15 minutes. Each read may take CONFIRM_READ_TIMEOUT seconds.
+CONFIRM_DELAYS = (0.0, 0.25, 0.5, 1.0, 2.0)
+CONFIRM_READ_TIMEOUT = 2.0
 
 # Runs in the transaction that finishes a game, with that transaction's repositories.
 ResultHook = Callable[[Repositories, LiveGame, ResultRow], Awaitable[None]]
@@ -129,6 +140,7 @@ class GameService:
         # Told every game committed (after the commit), e.g. the web pages' feeds
         # (bot/web/feeds.py): plain callables that must not block or raise.
         self.listeners: list[Callable[[LiveGame], None]] = []
+        self.confirm_delays: Sequence[float] = CONFIRM_DELAYS
         # The games moved most recently; the others are read again when asked for.
         self._cache: LRU[int, LiveGame] = LRU(cached_games)
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -511,53 +523,44 @@ class GameService:
             deadline=deadline,
             reminded=reminded,
         )
-        result_row = None
+        entries = log_entries(game, len(record.game.log))
+        confirmed = False  # stored, as read back after a commit that failed
         try:
-            async with self.db.transaction() as tx:
-                # The compare-and-set first: a writer that lost the race stops here,
-                # before it touches the move log.
-                await tx.games.save_game_state(
-                    record.id,
-                    expected_version=record.version,
-                    version=game.version,
-                    state=game.to_dict(),
-                    status=new.status,
-                    turn_started_at=turn_started_at,
-                    deadline=deadline,
-                    reminded=reminded,
-                    now=now,
-                )
-                await tx.games.append_moves(
-                    record.id, log_entries(game, len(record.game.log)), version=game.version, now=now
-                )
-                outbox_id = None
-                if self.outbox:
-                    kind: OutboxKind = "turn" if turn_changed or finished else "move"
-                    outbox_id = await tx.delivery.add_outbox(record.id, game.version, kind, now=now)
-                if finished:
-                    result = game.result
-                    assert result is not None
-                    result_row = await tx.ratings.record_result(
-                        record.id,
-                        guild_id=record.guild_id,
-                        players=record.players,
-                        winner=result.winner,
-                        reason=result.reason,
-                        stones=(result.stones[0], result.stones[1]),
-                        moves=len(game.log),
-                        now=now,
-                    )
-                    for hook in self.result_hooks:
-                        await hook(tx, new, result_row)
-        except BaseException:
+            outbox_id, result_row = await self._store(
+                record, new, entries, turn_changed=turn_changed, now=now
+            )
+        except ConcurrentUpdate:
+            self._cache.pop(record.id)  # the next request reloads it
+            raise
+        except Exception as error:
             # Whether or not the commit reached the disk, the next request reloads it.
+            self._cache.pop(record.id)
+            if not outcome_unknown(error):
+                raise
+            # The database went away during the transaction, maybe after its COMMIT was
+            # durable: ask it what it holds before anybody is told anything.
+            log.warning(
+                "Game %d: the commit of version %d failed (%s); reading it back",
+                record.id,
+                game.version,
+                type(error).__name__,
+            )
+            stored = await self._confirm(record, game, entries, now=now)
+            if stored is None:
+                if isinstance(error, DatabaseUnavailable) and not isinstance(error, OutcomeUnknown):
+                    raise error  # refused before its COMMIT, as read back: "unreachable", now sure
+                raise MoveNotSaved(record.id) from error
+            log.info("Game %d: version %d was stored after all", record.id, game.version)
+            outbox_id, result_row = stored
+            confirmed = True
+        except BaseException:
             self._cache.pop(record.id)
             raise
         if finished:
             self._cache.pop(record.id)
             self._locks.pop(record.id, None)  # a finished game takes no more requests
             log.info("Game %d finished: %s", record.id, game.result)
-        else:
+        elif not confirmed:  # (read back: another process may have moved it on since)
             self._cache.put(record.id, new)
         for listener in self.listeners:
             try:
@@ -573,6 +576,99 @@ class GameService:
             result=result_row,
             outbox_id=outbox_id,
         )
+
+    async def _store(
+        self,
+        record: LiveGame,
+        new: LiveGame,
+        entries: list[tuple[int, int, str]],
+        *,
+        turn_changed: bool,
+        now: float,
+    ) -> tuple[int | None, ResultRow | None]:
+        """Commit ``new`` (``record`` changed by ``entries``) in one transaction: the
+        state, the log, the outbox row and the result. Returns the outbox id and the result."""
+        game = new.game
+        finished = game.is_over
+        result_row = None
+        async with self.db.transaction() as tx:
+            # The compare-and-set first: a writer that lost the race stops here,
+            # before it touches the move log.
+            await tx.games.save_game_state(
+                record.id,
+                expected_version=record.version,
+                version=game.version,
+                state=game.to_dict(),
+                status=new.status,
+                turn_started_at=new.turn_started_at,
+                deadline=new.deadline,
+                reminded=new.reminded,
+                now=now,
+            )
+            await tx.games.append_moves(record.id, entries, version=game.version, now=now)
+            outbox_id = None
+            if self.outbox:
+                kind: OutboxKind = "turn" if turn_changed or finished else "move"
+                outbox_id = await tx.delivery.add_outbox(record.id, game.version, kind, now=now)
+            if finished:
+                result = game.result
+                assert result is not None
+                result_row = await tx.ratings.record_result(
+                    record.id,
+                    guild_id=record.guild_id,
+                    players=record.players,
+                    winner=result.winner,
+                    reason=result.reason,
+                    stones=(result.stones[0], result.stones[1]),
+                    moves=len(game.log),
+                    now=now,
+                )
+                for hook in self.result_hooks:
+                    await hook(tx, new, result_row)
+        return outbox_id, result_row
+
+    async def _confirm(
+        self, record: LiveGame, game: Game, entries: list[tuple[int, int, str]], *, now: float
+    ) -> tuple[int | None, ResultRow | None] | None:
+        """After a commit whose outcome is unknown: whether it is stored. Its log entries
+        (``entries``, written at ``now``) are read back; the moves table is append-only
+        and keyed by position, so they are there exactly when this commit (and with it
+        the state, the outbox row and the result) is. Returns the outbox id and the
+        result if it is, None if it is not; raises ``MoveUnconfirmed`` if the database
+        cannot be read within ``CONFIRM_DELAYS``."""
+        expected = [(seq, player, text, game.version, now) for seq, player, text in entries]
+        last: BaseException | None = None
+        for delay in self.confirm_delays:
+            await asyncio.sleep(delay)
+            try:
+                async with asyncio.timeout(CONFIRM_READ_TIMEOUT):
+                    async with self.db.transaction() as tx:
+                        if expected:
+                            moves = await tx.games.moves(record.id)
+                            first, last_seq = entries[0][0], entries[-1][0]
+                            found = [
+                                (m.seq, m.player, m.move, m.version, m.created_at)
+                                for m in moves
+                                if first <= m.seq <= last_seq
+                            ]
+                            stored = found == expected
+                        else:  # a change without log entries: by the version alone
+                            row = await tx.games.get_game(record.id)
+                            stored = row is not None and row.version == game.version
+                        if not stored:
+                            return None
+                        outbox_id = (
+                            await tx.delivery.outbox_entry(record.id, game.version) if self.outbox else None
+                        )
+                        result = await tx.ratings.get_result(record.id) if game.is_over else None
+                        return outbox_id, result
+            except Exception as error:
+                if not outcome_unknown(error):
+                    raise
+                last = error
+                log.info("Game %d: cannot read the game back yet (%s)", record.id, type(error).__name__)
+        log.error("Game %d: could not confirm whether version %d was stored", record.id, game.version)
+        raise MoveUnconfirmed(record.id) from last
 
     async def _read(self, game_id: int) -> LiveGame:
         row = await self.db.games.get_game(game_id)

@@ -26,8 +26,10 @@ from bot.storage.errors import (
     OutcomeUnknown,
     ReadOnlyDatabase,
     StorageError,
+    outcome_unknown,
 )
 from bot.storage.games import GameStore
+from bot.storage.mark import DatabaseRegressed
 from bot.storage.players import PlayerStore
 from bot.storage.postgres import PostgresDatabase
 from bot.storage.ratings import RatingStore
@@ -74,6 +76,7 @@ __all__ = [
     "ConcurrentUpdate",
     "Database",
     "DatabaseInUse",
+    "DatabaseRegressed",
     "DatabaseUnavailable",
     "DeliveryStore",
     "Executor",
@@ -102,4 +105,5 @@ __all__ = [
     "is_postgres_url",
     "latest_version",
     "open_database",
+    "outcome_unknown",
 ]

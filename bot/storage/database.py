@@ -28,6 +28,7 @@ import logging
 import os
 import re
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
@@ -36,7 +37,7 @@ from typing import Any, Final
 
 import aiosqlite
 
-from bot.storage import filelock
+from bot.storage import filelock, mark
 from bot.storage.backend import DEFAULT_TIMEOUT, Storage
 from bot.storage.errors import DatabaseUnavailable, KeyTaken, OutcomeUnknown, ReadOnlyDatabase
 from bot.storage.repositories import Repositories
@@ -44,6 +45,9 @@ from bot.storage.schema import MigrationError, latest_version, migrations
 from bot.storage.sql import Row
 
 log = logging.getLogger(__name__)
+
+# Seconds between updates of the database's mark (mark.py) while transactions commit.
+MARK_INTERVAL = 60.0
 
 
 class ForeignDatabase(MigrationError):
@@ -147,6 +151,8 @@ class Database(Storage):
         self._lock = asyncio.Lock()
         self._tx_owner: asyncio.Task[Any] | None = None
         self._file_lock: str | None = None  # one process per database file (filelock.py)
+        self._marked_at = 0.0  # time.monotonic() of the last update of the mark
+        self._marking: asyncio.Task[None] | None = None
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -164,6 +170,9 @@ class Database(Storage):
         if self.read_only and (self.path == ":memory:" or not os.path.isfile(self.path)):
             raise FileNotFoundError(f"no database at {self.path}")
         if self.path != ":memory:":
+            # A database behind its mark lost data (its -wal file, say): refused before
+            # anything (a new file, the lock, WAL mode, a migration) touches it.
+            await asyncio.to_thread(mark.verify, self.path)
             # Fail here if the file cannot be opened or is another program's, before the
             # lock: a refused file gets no lock file beside it. (A failed aiosqlite.connect
             # would leave its worker thread to report to an event loop that may be closed.)
@@ -192,6 +201,14 @@ class Database(Storage):
 
     async def close(self) -> None:
         """Close the connection after any transaction in progress has finished."""
+        if self._marking is not None:
+            with contextlib.suppress(Exception):
+                await self._marking
+        if self._conn is not None and self._writes_mark():
+            try:
+                await self._update_mark()
+            except (sqlite3.Error, OSError):
+                log.exception("could not update the mark of %s", self.path)
         async with self._lock:
             if self._conn is None:
                 self._unlock_file()
@@ -240,7 +257,66 @@ class Database(Storage):
                     ) from error
                 log.info("Database migrated to version %d (%s)", migration.version, migration.name)
                 current = migration.version
-            return current
+            if current >= 1 and not self.read_only:
+                # The identity the mark names (mark.py): a database of its own, from now on.
+                await _run(
+                    conn,
+                    f"INSERT INTO meta (key, value) VALUES ('{mark.IDENTITY_KEY}', "
+                    "lower(hex(randomblob(16)))) ON CONFLICT (key) DO NOTHING",
+                )
+        if self._writes_mark():
+            await self._update_mark()
+        return current
+
+    # -- the mark (mark.py) ------------------------------------------------------------
+
+    def _writes_mark(self) -> bool:
+        return not self.read_only and self.path != ":memory:"
+
+    async def _current_mark(self) -> mark.Mark:
+        """What this connection sees the database hold now (committed or in its WAL)."""
+        version = await self.schema_version()
+        names = {row[0] for row in await self.all("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        database_id = None
+        if "meta" in names:
+            database_id = await self.value("SELECT value FROM meta WHERE key = $1", mark.IDENTITY_KEY)
+        highest = 0
+        if "games" in names:
+            highest = int(await self.value("SELECT coalesce(max(id), 0) FROM games"))
+        if "sqlite_sequence" in names:
+            seq = await self.value("SELECT seq FROM sqlite_sequence WHERE name = 'games'")
+            highest = max(highest, int(seq or 0))
+        return mark.Mark(
+            database_id=None if database_id is None else str(database_id),
+            schema_version=version,
+            max_game_id=highest,
+        )
+
+    async def _update_mark(self) -> None:
+        """Record beside the database what it holds now (mark.py). Only a database with
+        its identity is recorded: one that is set up."""
+        self._marked_at = time.monotonic()
+        current = await self._current_mark()
+        if current.database_id is not None:
+            await asyncio.to_thread(mark.write_mark, self.path, current)
+
+    def _mark_later(self) -> None:
+        """After a commit: update the mark in the background, at most every MARK_INTERVAL."""
+        if (
+            not self._writes_mark()
+            or time.monotonic() - self._marked_at < MARK_INTERVAL
+            or (self._marking is not None and not self._marking.done())
+        ):
+            return
+        self._marked_at = time.monotonic()
+        self._marking = asyncio.get_running_loop().create_task(self._mark_quietly())
+
+    async def _mark_quietly(self) -> None:
+        try:
+            await self._update_mark()
+        except (sqlite3.Error, OSError, RuntimeError):
+            # The next interval tries again; a mark that lags only refuses less.
+            log.warning("could not update the mark of %s", self.path, exc_info=True)
 
     async def check_writable(self) -> None:
         """Commit one write; ``ReadOnlyDatabase`` if the file (or its folder, where the
@@ -322,6 +398,7 @@ class Database(Storage):
                     if isinstance(error.__cause__, sqlite3.Error) and conn.in_transaction:
                         raise  # SQLite refused the COMMIT: nothing was committed
                     raise OutcomeUnknown(str(error)) from error  # still running, or lost
+                self._mark_later()
             except BaseException as error:
                 self._tx_owner = None
                 if isinstance(error, DatabaseUnavailable) and not isinstance(error.__cause__, sqlite3.Error):

@@ -96,6 +96,16 @@ class DeliveryStore:
             )
         )
 
+    async def outbox_entry(self, game_id: int, version: int) -> int | None:
+        """The id of the publication a change of ``game_id`` to ``version`` recorded (not
+        a reminder), while it is owed; None when there is none."""
+        entry = await self._db.value(
+            "SELECT min(id) FROM outbox WHERE game_id = $1 AND version = $2 AND kind <> 'reminder'",
+            game_id,
+            version,
+        )
+        return None if entry is None else int(entry)
+
     async def claim_outbox(self, entry_id: int, *, now: float, until: float) -> bool:
         """Take the publication for this caller until ``until`` (a lease); True only for
         the one caller that did, while it is not done and nobody else holds it."""

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import sqlite3
+
+import asyncpg
+
 
 class StorageError(RuntimeError):
     """The database cannot be used: the message says why and what to do."""
@@ -37,3 +41,24 @@ class ConcurrentUpdate(RuntimeError):
 class KeyTaken(Exception):
     """An insert met a row with the same primary or unique key. Backends raise it from
     ``executemany`` in place of their driver's own error, for the repositories to interpret."""
+
+
+def outcome_unknown(error: BaseException) -> bool:
+    """Whether ``error``, raised by a transaction, leaves its outcome unknown: the
+    database went away or answered too late (a lost connection, a timeout, an I/O
+    error), possibly after its COMMIT was durable. The caller must read the data back
+    before it tells anyone what happened. A refusal (``ConcurrentUpdate``, ``KeyTaken``,
+    a constraint) is an answer, not an unknown."""
+    if isinstance(error, ConcurrentUpdate | KeyTaken | sqlite3.IntegrityError):
+        return False
+    return isinstance(
+        error,
+        OSError  # ConnectionError and its kin
+        | TimeoutError
+        | StorageError  # the backends' "cannot reach the database"
+        | sqlite3.OperationalError  # disk I/O error, database is locked, ...
+        | asyncpg.PostgresConnectionError
+        | asyncpg.exceptions.OperatorInterventionError  # admin shutdown, terminated backend
+        | asyncpg.InterfaceError  # the connection was closed under the statement
+        | asyncpg.InternalClientError,  # its protocol left mid-operation by a dropped connection
+    )

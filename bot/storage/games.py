@@ -91,6 +91,16 @@ class GameStore:
         rows = await self._db.all("SELECT * FROM games WHERE status = 'active' ORDER BY id")
         return [game_row(row) for row in rows]
 
+    async def ai_turns_since(self, before: float) -> list[int]:
+        """The active games against the AI where the AI is to move (its turns alone have
+        no deadline) and nothing was stored since ``before``, by id."""
+        rows = await self._db.all(
+            "SELECT id FROM games WHERE status = 'active' AND ai_player IS NOT NULL"
+            " AND deadline IS NULL AND updated_at <= $1 ORDER BY id",
+            before,
+        )
+        return [int(row["id"]) for row in rows]
+
     async def save_game_state(
         self,
         game_id: int,

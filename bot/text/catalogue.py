@@ -177,6 +177,10 @@ CATALOGUE: dict[str, str | Plural] = {
     "error.game_not_found": "I can't find that game.",
     "error.game_finished": "That game is over.",
     "error.stale_control": "Those controls are from an earlier turn; use the latest message.",
+    "error.move_not_saved": "Your move was not saved; nothing changed. Try again.",
+    "error.move_unconfirmed": (
+        "I couldn't confirm whether your move was saved; check /schotten board in a minute."
+    ),
     "error.ambiguous_game": "You have several active games; choose one with the game option:\n{games}",
     "error.no_active_game": "You have no active game here.",
     "error.challenge_self": "You can't challenge yourself.",

@@ -159,6 +159,9 @@ class NoOpponent:
     def notice(self, record: LiveGame) -> None:
         pass
 
+    async def restart_stalled(self) -> int:
+        return 0
+
 
 class Bot:
     """What ``Publisher`` and ``Timers`` use of ``SchottenBot``, built the way it builds them."""
