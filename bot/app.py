@@ -32,6 +32,7 @@ from bot.community.languages import Languages
 from bot.community.names import NameBook
 from bot.community.stats import Rankings
 from bot.community.stats import install as install_stats
+from bot.community.tournaments import TournamentService
 from bot.games.challenges import ChallengeService
 from bot.games.delivery import Delivery
 from bot.games.matches import MatchService
@@ -111,7 +112,7 @@ class SchottenTree(app_commands.CommandTree["SchottenBot"]):
 
 class SchottenBot(commands.Bot):
     """The bot and its services: the cogs reach stored state only through ``service``
-    (games and moves), ``challenges``, ``matches``, ``rankings``, ``history`` and
+    (games and moves), ``challenges``, ``matches``, ``tournaments``, ``rankings``, ``history`` and
     ``delivery``;
     ``names`` knows display names and ``opponent`` plays the AI's seat. ``db`` is
     theirs, not the cogs'."""
@@ -154,6 +155,12 @@ class SchottenBot(commands.Bot):
         )
         self.matches = MatchService(self.db.challenges, self.service)
         install_stats(self.service, self.matches)  # ratings and matches, in the result's transaction
+        # Tournaments: a result decides its pairing in the same transaction (after the
+        # match hook, which decides a knockout tie's match); the next round is paired after.
+        self.tournaments = TournamentService(
+            self.db, self.service, self.matches, clock=_utc_timestamp, turn_time=settings.turn_timeout
+        )
+        self.service.result_hooks.append(self.tournaments.result_hook)
         self.challenges = ChallengeService(
             self.db,
             self.service,

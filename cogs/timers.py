@@ -16,6 +16,7 @@ from discord.ext import commands, tasks
 from bot.app import SchottenBot
 from cogs.table.lobby import expire_due
 from cogs.table.publisher import Publisher
+from cogs.tournaments import advance_due
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,8 @@ class Timers(commands.Cog):
         # First what committed changes still owe (a crash, a failed publication).
         await self.publisher.publish_pending()
         await expire_due(self.bot)
+        # Tournaments whose round ended while no process advanced them (a crash).
+        await advance_due(self.bot, self.publisher)
         service = self.bot.service
         reminder = self.bot.settings.turn_reminder
         if reminder:

@@ -29,6 +29,7 @@ from bot.storage.rows import (
     UNSET,
     ChallengeRow,
     ChallengeStatus,
+    EntrantRow,
     GameRow,
     GameStatus,
     LanguageScope,
@@ -36,12 +37,16 @@ from bot.storage.rows import (
     MoveRow,
     OutboxKind,
     OutboxRow,
+    PairingRow,
     RatingRow,
     ResultRow,
+    TournamentGameRow,
+    TournamentRow,
     Unset,
 )
 from bot.storage.schema import MigrationError, latest_version
 from bot.storage.sql import Executor
+from bot.storage.tournaments import TournamentStore
 
 
 def open_database(target: str | os.PathLike[str]) -> Storage:
@@ -64,6 +69,7 @@ __all__ = [
     "Database",
     "DatabaseInUse",
     "DeliveryStore",
+    "EntrantRow",
     "Executor",
     "ForeignDatabase",
     "GameRow",
@@ -75,6 +81,7 @@ __all__ = [
     "MoveRow",
     "OutboxKind",
     "OutboxRow",
+    "PairingRow",
     "PlayerStore",
     "PostgresDatabase",
     "RatingRow",
@@ -83,6 +90,9 @@ __all__ = [
     "ResultRow",
     "Storage",
     "StorageError",
+    "TournamentGameRow",
+    "TournamentRow",
+    "TournamentStore",
     "Unset",
     "backup",
     "is_postgres_url",
