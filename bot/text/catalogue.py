@@ -791,7 +791,7 @@ CATALOGUE.update(
         "tournament.status.running": "round {round} of {rounds}",
         "tournament.status.finished": "finished",
         "tournament.status.cancelled": "cancelled",
-        "tournament.standings": "{title}, after round {round} of {rounds}:",
+        "tournament.standings": "{title}: standings, round {round} of {rounds}",
         "tournament.col.points": "Pts",
         "tournament.col.stones": "St",
         "tournament.bye": "bye",
