@@ -744,7 +744,9 @@ CATALOGUE.update(
         "opt.max_players": "max_players",
         "opt.tournament": "tournament",
         "cmd.tournament": "Tournaments: Swiss, round robin or knockout",
-        "cmd.tournament.create": "Open a tournament for sign-up in this channel (Manage Server or Manage Events)",
+        "cmd.tournament.create": (
+            "Open a tournament for sign-up in this channel (Manage Server or Manage Events)"
+        ),
         "cmd.tournament.name": "The tournament's name (up to 100 characters)",
         "cmd.tournament.format": "Swiss, round robin or knockout",
         "cmd.tournament.rounds": "Swiss only: the number of rounds (default: enough for a winner)",
@@ -772,10 +774,18 @@ CATALOGUE.update(
         "tournament.max": "\nAt most {limit} players.",
         "tournament.nobody": "nobody yet",
         "tournament.more": " and {count} more",
-        "tournament.signup": "{title}\n{details}\nSign up with the buttons below.\nPlayers ({count}): {players}",
-        "tournament.signup_running": "{title}\n{details}\nSign-up is closed: the tournament is on.\nPlayers ({count}): {players}",
-        "tournament.signup_finished": "{title}\n{details}\nThe tournament is over.\nPlayers ({count}): {players}",
-        "tournament.signup_cancelled": "{title}\n{details}\nThe tournament was cancelled.\nPlayers ({count}): {players}",
+        "tournament.signup": (
+            "{title}\n{details}\nSign up with the buttons below.\nPlayers ({count}): {players}"
+        ),
+        "tournament.signup_running": (
+            "{title}\n{details}\nSign-up is closed: the tournament is on.\nPlayers ({count}): {players}"
+        ),
+        "tournament.signup_finished": (
+            "{title}\n{details}\nThe tournament is over.\nPlayers ({count}): {players}"
+        ),
+        "tournament.signup_cancelled": (
+            "{title}\n{details}\nThe tournament was cancelled.\nPlayers ({count}): {players}"
+        ),
         "tournament.join": "Join",
         "tournament.leave": "Leave",
         "tournament.joined": "You joined {name}.",
@@ -783,7 +793,9 @@ CATALOGUE.update(
         "tournament.kicked": "{member} was removed from {name}.",
         "tournament.started": "{name} has started.",
         "tournament.cancelled": "You cancelled {name}.",
-        "tournament.cancelled_public": "{title} was cancelled. Games in progress are played out as ordinary games.",
+        "tournament.cancelled_public": (
+            "{title} was cancelled. Games in progress are played out as ordinary games."
+        ),
         "tournament.list_none": "This server has no tournaments.",
         "tournament.list_header": "Tournaments of this server:",
         "tournament.list_line": "{title}: {state}, in {channel}",
@@ -819,11 +831,15 @@ CATALOGUE.update(
         "error.tournament_full": "This tournament is full ({limit} players).",
         "error.tournament_not_entrant": "That player is not in this tournament.",
         "error.tournament_over": "{name} is over.",
-        "error.tournament_not_organiser": "Only the organiser or members who may manage this server can do that.",
+        "error.tournament_not_organiser": (
+            "Only the organiser or members who may manage this server can do that."
+        ),
         "error.tournament_started": "{name} has started already.",
         "error.tournament_too_few": "{count} players have joined; the tournament needs at least {needed}.",
         "error.tournament_busy": "Players are joining and leaving too fast; try again.",
-        "error.tournament_permission": "Only members who may manage this server or its events can create a tournament.",
+        "error.tournament_permission": (
+            "Only members who may manage this server or its events can create a tournament."
+        ),
     }
 )
 

@@ -4,6 +4,7 @@ commands and buttons; each game is finished fast by its loser's ``/schotten resi
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
@@ -25,7 +26,9 @@ def tournament_table(env: simcord.Env, players: int) -> tuple[Any, Any, Any, lis
     return guild, channel, organiser, members
 
 
-async def open_tournament(channel: Any, organiser: Any, members: list[Any], **options: Any) -> tuple[int, Any]:
+async def open_tournament(
+    channel: Any, organiser: Any, members: list[Any], **options: Any
+) -> tuple[int, Any]:
     created = await organiser.slash(channel, "schotten tournament create", **options)
     assert created.response is not None and not created.ephemeral, created.response
     signup = created.response
@@ -39,7 +42,9 @@ async def open_tournament(channel: Any, organiser: Any, members: list[Any], **op
     return tournament_id, signup
 
 
-async def play_round(bot: SchottenBot, channel: Any, by_id: dict[int, Any], tournament_id: int, loser=None) -> int:
+async def play_round(
+    bot: SchottenBot, channel: Any, by_id: dict[int, Any], tournament_id: int, loser=None
+) -> int:
     """Finish every game of the current round: the loser (``loser(white, black)``,
     default black) resigns each game through the slash command. Returns the round."""
     row = await bot.db.tournaments.get(tournament_id)
@@ -72,7 +77,9 @@ async def test_a_swiss_of_seven_with_a_bye_and_a_withdrawal(simcord_env, simcord
     env, bot = simcord_env, simcord_bot
     _, channel, organiser, members = tournament_table(env, 7)
     by_id = {m.id: m for m in members}
-    tid, signup = await open_tournament(channel, organiser, members, name="Spring *Open*", format="swiss", rounds=3)
+    tid, signup = await open_tournament(
+        channel, organiser, members, name="Spring *Open*", format="swiss", rounds=3
+    )
     assert "\\*Open\\*" in signup.content  # the typed name is escaped
 
     again = await members[0].click(signup, label="Join")  # a double click
@@ -136,7 +143,9 @@ async def test_bad_input_changes_nothing(simcord_env, simcord_bot):
         answer = await organiser.slash(channel, "schotten tournament create", **options)
         assert answer.ephemeral and fragment in answer.response.content, answer.response.content
     assert await bot.tournaments.of_guild(channel.guild.id) == []
-    created = await organiser.slash(channel, "schotten tournament create", name="@everyone <@1> cup", format="swiss")
+    created = await organiser.slash(
+        channel, "schotten tournament create", name="@everyone <@1> cup", format="swiss"
+    )
     assert "@\u200beveryone" in created.response.content or "@everyone" not in created.response.content
     empty = await organiser.slash(channel, "schotten tournament start")
     assert empty.ephemeral and "needs at least 3" in empty.response.content
@@ -152,4 +161,115 @@ async def test_bad_input_changes_nothing(simcord_env, simcord_bot):
     left = await members[1].click(signup, label="Leave")  # not in it
     assert left.ephemeral and "not in this tournament" in said(left)
     row = (await bot.tournaments.of_guild(channel.guild.id))[0]
-    assert row.status == "open" and [e.status for e in await bot.db.tournaments.entrants(row.id)] == ["kicked"]
+    assert row.status == "open" and [e.status for e in await bot.db.tournaments.entrants(row.id)] == [
+        "kicked"
+    ]
+
+
+async def test_a_round_robin_of_five(simcord_env, simcord_bot):
+    env, bot = simcord_env, simcord_bot
+    _, channel, organiser, members = tournament_table(env, 5)
+    by_id = {m.id: m for m in members}
+    tid, _ = await open_tournament(channel, organiser, members, name="League", format="round-robin")
+    await organiser.slash(channel, "schotten tournament start")
+    row = await bot.db.tournaments.get(tid)
+    assert row.rounds == 5
+    for expected in range(1, 6):
+        assert await play_round(bot, channel, by_id, tid, loser=max) == expected
+    row = await bot.db.tournaments.get(tid)
+    assert row.status == "finished"
+    pairs = [frozenset((p.white, p.black)) for p in await bot.db.tournaments.pairings(tid) if p.black]
+    assert len(pairs) == 10 == len(set(pairs))  # everyone met everyone once
+    byes = [p.white for p in await bot.db.tournaments.pairings(tid) if p.black is None]
+    assert sorted(byes) == sorted(by_id)  # one bye each
+    podium = texts(channel, "The podium")[-1]
+    lowest = min(by_id)  # "loser=max": the lower user id wins every game
+    assert f"🥇 {by_id[lowest].user.name}" in podium
+
+
+async def test_a_knockout_of_six_with_best_of_three_ties(simcord_env, simcord_bot):
+    env, bot = simcord_env, simcord_bot
+    _, channel, organiser, members = tournament_table(env, 6)
+    by_id = {m.id: m for m in members}
+    tid, _ = await open_tournament(channel, organiser, members, name="Cup", format="knockout", best_of=3)
+    await organiser.slash(channel, "schotten tournament start")
+    first = await bot.db.tournaments.pairings(tid, 1)
+    assert len(first) == 4 and sum(p.black is None for p in first) == 2  # the top seeds' byes
+    for expected in (1, 2, 3):
+        assert await play_round(bot, channel, by_id, tid) == expected
+    row = await bot.db.tournaments.get(tid)
+    assert row.status == "finished" and row.rounds == 3
+    for pairing in await bot.db.tournaments.pairings(tid):
+        if pairing.match_id is not None:
+            match = await bot.db.challenges.get_match(pairing.match_id)
+            assert match.games == 2 and match.winner_id == pairing.winner_id == pairing.white
+    standings = await organiser.slash(channel, "schotten tournament standings")
+    # (the finished tournament is found by its number only)
+    assert standings.ephemeral
+    bracket = (
+        await organiser.slash(channel, "schotten tournament standings", tournament=tid)
+    ).response.content
+    assert "R1" in bracket and "R3" in bracket and "2-0" in bracket and "bye" in bracket
+    assert len(texts(channel, "The podium")) == 1
+
+
+async def test_a_restart_in_the_middle_of_a_round(tmp_path):
+    path = tmp_path / "tournament.sqlite"
+    first = create_bot(database=path)
+    second = create_bot(database=path)
+    try:
+        async with simcord.run(first) as env:
+            _, channel, organiser, members = tournament_table(env, 4)
+            by_id = {m.id: m for m in members}
+            tid, _ = await open_tournament(
+                channel, organiser, members, name="Night", format="swiss", rounds=2
+            )
+            await organiser.slash(channel, "schotten tournament start")
+            one, two = await first.db.tournaments.pairings(tid, 1)
+            await by_id[one.black].slash(channel, "schotten resign", game=one.game_id)
+
+            await env.restart_bot(second)
+            # The last game ends while no process publishes it (a crash right after
+            # the commit): the timers' round pairs round 2 all the same.
+            await second.service.resign(two.game_id, two.black)
+            assert (await second.db.tournaments.get(tid)).round == 1
+            await second.get_cog("Timers").run_once()
+            row = await second.db.tournaments.get(tid)
+            assert row.round == 2
+            assert len(texts(channel, ": round 2 of 2.")) == 1
+            await second.get_cog("Timers").run_once()  # nothing more to do
+            assert len(await second.db.tournaments.pairings(tid, 2)) == 2
+            assert await play_round(second, channel, by_id, tid) == 2
+            assert (await second.db.tournaments.get(tid)).status == "finished"
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_two_processes_on_postgresql_advance_a_round_once(postgres_database):
+    """Two bots on one PostgreSQL database (two connection pools) both see round 1
+    end and advance at once: round 2 is paired and its games created exactly once."""
+    first = create_bot(database=postgres_database)
+    other = create_bot(database=postgres_database)
+    try:
+        async with simcord.run(first) as env:
+            _, channel, organiser, members = tournament_table(env, 4)
+            by_id = {m.id: m for m in members}
+            tid, _ = await open_tournament(channel, organiser, members, name="Twin", format="swiss", rounds=2)
+            await organiser.slash(channel, "schotten tournament start")
+            one, two = await first.db.tournaments.pairings(tid, 1)
+            await by_id[one.black].slash(channel, "schotten resign", game=one.game_id)
+            await other.db.connect()  # the second process's pool (migrated by the first)
+            await first.service.resign(two.game_id, two.black)  # committed, not yet advanced
+            made = await asyncio.gather(
+                *(bot.tournaments.advance(tid) for _ in range(3) for bot in (first, other))
+            )
+            assert sum(len(m) for m in made) == 1
+            assert (await first.db.tournaments.get(tid)).round == 2
+            pairings = await first.db.tournaments.pairings(tid, 2)
+            assert len(pairings) == 2
+            games = [g for m in members for g in await first.service.active_games_for(m.id)]
+            assert len({g.id for g in games}) == 2
+    finally:
+        await first.close()
+        await other.close()
