@@ -50,8 +50,6 @@ class Timers(commands.Cog):
         # First what committed changes still owe (a crash, a failed publication).
         await self.publisher.publish_pending()
         await expire_due(self.bot)
-        # Tournaments whose round ended while no process advanced them (a crash).
-        await advance_due(self.bot, self.publisher)
         service = self.bot.service
         reminder = self.bot.settings.turn_reminder
         if reminder:
@@ -67,6 +65,11 @@ class Timers(commands.Cog):
             except Exception:
                 # Committed and in the outbox: a later round publishes it. The others go on.
                 log.exception("publishing the forfeit of game %d failed", outcome.game.id)
+        try:
+            # Tournaments whose round ended while no process advanced them (a crash).
+            await advance_due(self.bot, self.publisher)
+        except Exception:
+            log.exception("advancing the tournaments failed")
 
 
 __all__ = ["INTERVAL", "Timers"]

@@ -303,6 +303,7 @@ class TournamentService:
                 if not done:
                     raise ServiceError("tournament_not_entrant")
                 return Withdrawal(row, user_id, True, [])
+            row = await store.get(tournament_id) or row  # started meanwhile, say
             if row.status != "running":
                 raise ServiceError("tournament_over", name=row.name)
             if not await store.set_entrant_status(

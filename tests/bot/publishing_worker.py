@@ -48,6 +48,7 @@ import discord
 from bot.app import SchottenBot
 from bot.community.languages import Languages
 from bot.community.stats import install as install_stats
+from bot.community.tournaments import TournamentService
 from bot.games.delivery import Delivery
 from bot.games.errors import GameFinished, StaleControl
 from bot.games.live import LiveGame, MoveOutcome
@@ -170,6 +171,10 @@ class Bot:
         self.languages = Languages(db.players, clock=clock)
         self.opponent = NoOpponent()
         self.challenges = NoChallenges()
+        self.tournaments = TournamentService(
+            db, self.service, self.matches, clock=clock, turn_time=SETTINGS.turn_timeout
+        )
+        self.service.result_hooks.append(self.tournaments.result_hook)
 
 
 async def active_game(service: GameService, slot: int) -> int | None:
