@@ -33,6 +33,7 @@ from bot.community.names import NameBook
 from bot.community.stats import Rankings
 from bot.community.stats import install as install_stats
 from bot.community.styles import Styles
+from bot.community.tournaments import TournamentService
 from bot.games.challenges import ChallengeService
 from bot.games.delivery import Delivery
 from bot.games.matches import MatchService
@@ -112,7 +113,7 @@ class SchottenTree(app_commands.CommandTree["SchottenBot"]):
 
 class SchottenBot(commands.Bot):
     """The bot and its services: the cogs reach stored state only through ``service``
-    (games and moves), ``challenges``, ``matches``, ``rankings``, ``history`` and
+    (games and moves), ``challenges``, ``matches``, ``tournaments``, ``rankings``, ``history`` and
     ``delivery``;
     ``names`` knows display names, ``languages`` and ``styles`` what members and servers
     chose, ``pictures`` draws boards and hands, and ``opponent`` plays the AI's seat. ``db`` is
@@ -158,6 +159,12 @@ class SchottenBot(commands.Bot):
         )
         self.matches = MatchService(self.db.challenges, self.service)
         install_stats(self.service, self.matches)  # ratings and matches, in the result's transaction
+        # Tournaments: a result decides its pairing in the same transaction (after the
+        # match hook, which decides a knockout tie's match); the next round is paired after.
+        self.tournaments = TournamentService(
+            self.db, self.service, self.matches, clock=_utc_timestamp, turn_time=settings.turn_timeout
+        )
+        self.service.result_hooks.append(self.tournaments.result_hook)
         self.challenges = ChallengeService(
             self.db,
             self.service,

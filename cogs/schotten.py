@@ -16,6 +16,8 @@ every component and adds this cog and the timers.
 
 from __future__ import annotations
 
+from functools import partial
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -29,7 +31,7 @@ from bot.text import i18n
 from bot.text.catalogue import t
 from bot.text.notation import read_move
 from bot.text.render import code_block, render_board
-from cogs import choices
+from cogs import choices, tournaments
 from cogs.history import (
     audience_of,
     export_file,
@@ -269,6 +271,101 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         await self.publisher.publish(outcome)
         await interaction.followup.send(t("ok.resigned", game_id=record.id), ephemeral=True)
 
+    # ----------------------------------------------------------- tournaments
+
+    tournament = app_commands.Group(name=cmd("tournament"), description=ls("cmd.tournament"))
+
+    @tournament.command(name=cmd("create"), description=ls("cmd.tournament.create"))
+    @app_commands.rename(
+        name=opt("name"),
+        format=opt("format"),
+        rounds=opt("rounds"),
+        best_of=opt("best_of"),
+        tactics=opt("tactics"),
+        ruleset=opt("ruleset"),
+        claims=opt("claims"),
+        turn_time=opt("turn_time"),
+        max_players=opt("max_players"),
+    )
+    @app_commands.describe(
+        name=ls("cmd.tournament.name"),
+        format=ls("cmd.tournament.format"),
+        rounds=ls("cmd.tournament.rounds"),
+        best_of=ls("cmd.tournament.best_of"),
+        tactics=ls("cmd.challenge.tactics"),
+        ruleset=ls("cmd.challenge.ruleset"),
+        claims=ls("cmd.challenge.claims"),
+        turn_time=ls("cmd.tournament.turn_time"),
+        max_players=ls("cmd.tournament.max_players"),
+    )
+    @app_commands.choices(
+        format=[
+            app_commands.Choice(name=ls(f"choice.format.{f}"), value=f)
+            for f in ("swiss", "round-robin", "knockout")
+        ],
+        claims=_CLAIMS,
+        ruleset=_RULESETS,
+    )
+    async def tournament_create(
+        self,
+        interaction: Interaction,
+        name: str,
+        format: str,
+        rounds: int | None = None,
+        best_of: int | None = None,
+        tactics: bool = False,
+        ruleset: str = "schotten-totten",
+        claims: str = "anytime",
+        turn_time: int | None = None,
+        max_players: int | None = None,
+    ) -> None:
+        await tournaments.create(
+            interaction,
+            name=name,
+            format=format,
+            rounds=rounds,
+            best_of=best_of,
+            options=_options(ruleset, tactics, claims),
+            turn_time=None if turn_time is None else turn_time * 60.0,
+            max_players=max_players,
+        )
+
+    @tournament.command(name=cmd("start"), description=ls("cmd.tournament.start"))
+    @app_commands.rename(tournament=opt("tournament"))
+    @app_commands.describe(tournament=ls("cmd.tournament.id"))
+    async def tournament_start(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await tournaments.start(interaction, tournament)
+
+    @tournament.command(name=cmd("standings"), description=ls("cmd.tournament.standings"))
+    @app_commands.rename(tournament=opt("tournament"))
+    @app_commands.describe(tournament=ls("cmd.tournament.id"))
+    async def tournament_standings(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await tournaments.standings_command(interaction, tournament)
+
+    @tournament.command(name=cmd("leave"), description=ls("cmd.tournament.leave"))
+    @app_commands.rename(tournament=opt("tournament"))
+    @app_commands.describe(tournament=ls("cmd.tournament.id"))
+    async def tournament_leave(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await tournaments.leave(interaction, tournament)
+
+    @tournament.command(name=cmd("kick"), description=ls("cmd.tournament.kick"))
+    @app_commands.rename(member=opt("member"), tournament=opt("tournament"))
+    @app_commands.describe(member=ls("cmd.tournament.member"), tournament=ls("cmd.tournament.id"))
+    async def tournament_kick(
+        self, interaction: Interaction, member: discord.User, tournament: int | None = None
+    ) -> None:
+        await tournaments.leave(interaction, tournament, member=member.id)
+
+    @tournament.command(name=cmd("cancel"), description=ls("cmd.tournament.cancel"))
+    @app_commands.rename(tournament=opt("tournament"))
+    @app_commands.describe(tournament=ls("cmd.tournament.id"))
+    async def tournament_cancel(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await tournaments.cancel(interaction, tournament)
+
+    @app_commands.command(name=cmd("tournaments"), description=ls("cmd.tournaments"))
+    async def tournaments_(self, interaction: Interaction) -> None:
+        await tournaments.list_command(interaction)
+
     # ----------------------------------------------------------------- info
 
     @app_commands.command(name=cmd("hand"), description=ls("cmd.hand"))
@@ -490,6 +587,8 @@ async def setup(bot: SchottenBot) -> None:
     requests.install(bot, publisher)
     await bot.tree.set_translator(CatalogueTranslator())
     bot.opponent.publish = publisher.publish
+    # A tournament's next round (or its podium) once a game of it has ended.
+    publisher.after_end.append(partial(tournaments.after_game, bot, publisher))
     # A click on any of these ids, in any message, ever, reaches its class: that is what
     # makes buttons survive restarts. Registered before the gateway connects. Every
     # component's module is imported by now (this one imports them all).

@@ -17,6 +17,7 @@ from discord.ext import commands, tasks
 from bot.app import SchottenBot
 from cogs.table.lobby import expire_due
 from cogs.table.publisher import Publisher
+from cogs.tournaments import advance_due
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,11 @@ class Timers(commands.Cog):
                 log.exception("publishing the forfeit of game %d failed", outcome.game.id)
         # The AI's turns whose task failed (the database went away while it played).
         await self.bot.opponent.restart_stalled()
+        try:
+            # Tournaments whose round ended while no process advanced them (a crash).
+            await advance_due(self.bot, self.publisher)
+        except Exception:
+            log.exception("advancing the tournaments failed")
 
 
 __all__ = ["INTERVAL", "Timers"]

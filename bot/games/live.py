@@ -46,6 +46,7 @@ class LiveGame:
     first_player: int = 0  # engine player who moved first
     ai_player: int | None = None  # engine seat of the bot's own AI; None: two people
     ai_level: str | None = None  # the AI's difficulty (rules.ai LEVELS) when ai_player is set
+    turn_timeout: float | None = None  # seconds per turn (a tournament's); None: the service's
 
     @property
     def vs_ai(self) -> bool:
@@ -151,6 +152,7 @@ def from_row(row: GameRow) -> LiveGame:
         first_player=row.first_player,
         ai_player=row.ai_player,
         ai_level=row.ai_level,
+        turn_timeout=row.turn_timeout,
     )
 
 

@@ -30,6 +30,17 @@ def match_winner(match: MatchRow, scores: tuple[int, int]) -> int | None:
     return match.players[0] if scores[0] > scores[1] else match.players[1]
 
 
+def game_points(match: MatchRow, result: Result) -> tuple[int, int]:
+    """What a game scores in ``match``, by engine player: the rulebook's points, or in a
+    best-of match (a tournament's knockout tie: ``options["best_of"]``, ``target`` the
+    wins needed) one per game won, nothing for a draw."""
+    if match.options.get("best_of"):
+        if result.winner is None:
+            return (0, 0)
+        return (1, 0) if result.winner == 0 else (0, 1)
+    return match_points(result)
+
+
 def next_first_player(record: LiveGame, result: Result) -> int:
     """Engine player who starts the next game of a match: the winner; after a draw,
     the player who did not start this one."""
@@ -53,7 +64,7 @@ async def score_match(games: GameService, tx: Repositories, record: LiveGame, re
     if match is None or match.status != "active":
         return
     engine_result = Result(result.winner, parse_reason(result.reason), result.stones)
-    points = match_points(engine_result)
+    points = game_points(match, engine_result)
     # Match scores are by match player: map the game's players by user id.
     scores = [match.scores[0], match.scores[1]]
     for player, user_id in enumerate(record.players):
@@ -74,6 +85,7 @@ async def score_match(games: GameService, tx: Repositories, record: LiveGame, re
         options=GameOptions.from_dict(match.options),
         first_player=match.players.index(first_user),
         match_id=match.id,
+        turn_timeout=match.options.get("turn_time"),
     )
 
 
@@ -133,4 +145,11 @@ class MatchService:
         await score_match(self.games, tx, record, result)
 
 
-__all__ = ["MatchService", "match_winner", "next_first_player", "next_match_game", "score_match"]
+__all__ = [
+    "MatchService",
+    "game_points",
+    "match_winner",
+    "next_first_player",
+    "next_match_game",
+    "score_match",
+]

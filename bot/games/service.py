@@ -230,11 +230,13 @@ class GameService:
         match_id: int | None = None,
         ai_player: int | None = None,
         ai_level: str | None = None,
+        turn_timeout: float | None = None,
     ) -> LiveGame:
         """:meth:`create_game` inside the caller's transaction ``tx`` (a challenge's
         answer, a match's next game). Forced moves at the start, if any, are applied
         first. With the outbox, the game's first publication is recorded in the same
-        transaction."""
+        transaction. ``turn_timeout``: this game's seconds per turn (a tournament's), else
+        the service's."""
         if players[0] == players[1]:
             raise ValueError("a game needs two different players")
         if ai_player not in (None, 0, 1):
@@ -245,7 +247,7 @@ class GameService:
         assert starter is not None  # Game.new always decides who starts
         apply_forced(game)
         now = self.clock()
-        deadline = None if game.is_over else self._deadline(ai_player, game, now)
+        deadline = None if game.is_over else self._deadline(ai_player, game, now, turn_timeout)
         game_id = await tx.games.insert_game(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -260,6 +262,7 @@ class GameService:
             deadline=deadline,
             ai_player=ai_player,
             ai_level=ai_level,
+            turn_timeout=turn_timeout,
         )
         if game.log:
             await tx.games.append_moves(game_id, log_entries(game, 0), version=game.version, now=now)
@@ -287,6 +290,7 @@ class GameService:
             first_player=starter,
             ai_player=ai_player,
             ai_level=ai_level,
+            turn_timeout=turn_timeout,
         )
 
     # -- moving ----------------------------------------------------------------------
@@ -472,12 +476,14 @@ class GameService:
             expected = record.version if expected_version is None else expected_version
             raise StaleControl(game_id, expected, record.version)
 
-    def _deadline(self, ai_player: int | None, game: Game, now: float) -> float | None:
+    def _deadline(
+        self, ai_player: int | None, game: Game, now: float, timeout: float | None = None
+    ) -> float | None:
         """The deadline of the turn starting now: none for the bot's AI (it always moves,
         so the timers never remind or forfeit it)."""
         if ai_player is not None and game.current_player == ai_player:
             return None
-        return now + self.turn_timeout
+        return now + (self.turn_timeout if timeout is None else timeout)
 
     async def _commit(self, record: LiveGame, game: Game, applied: Sequence[Applied]) -> MoveOutcome:
         """Store ``game`` (a changed copy of ``record.game``) and publish it."""
@@ -487,7 +493,11 @@ class GameService:
         if finished:
             turn_started_at, deadline, reminded = None, None, False
         elif turn_changed:
-            turn_started_at, deadline, reminded = now, self._deadline(record.ai_player, game, now), False
+            turn_started_at, deadline, reminded = (
+                now,
+                self._deadline(record.ai_player, game, now, record.turn_timeout),
+                False,
+            )
         else:
             turn_started_at, deadline, reminded = record.turn_started_at, record.deadline, record.reminded
         new = dataclasses.replace(

@@ -39,6 +39,7 @@ from bot.storage.rows import (
     Audience,
     ChallengeRow,
     ChallengeStatus,
+    EntrantRow,
     GameRow,
     GameStatus,
     LanguageScope,
@@ -46,12 +47,16 @@ from bot.storage.rows import (
     MoveRow,
     OutboxKind,
     OutboxRow,
+    PairingRow,
     RatingRow,
     ResultRow,
+    TournamentGameRow,
+    TournamentRow,
     Unset,
 )
 from bot.storage.schema import MigrationError, latest_version
 from bot.storage.sql import Executor
+from bot.storage.tournaments import TournamentStore
 
 
 def open_database(target: str | os.PathLike[str], *, timeout: float | None = None) -> Storage:
@@ -79,6 +84,7 @@ __all__ = [
     "DatabaseRegressed",
     "DatabaseUnavailable",
     "DeliveryStore",
+    "EntrantRow",
     "Executor",
     "ForeignDatabase",
     "GameRow",
@@ -91,6 +97,7 @@ __all__ = [
     "OutboxKind",
     "OutboxRow",
     "OutcomeUnknown",
+    "PairingRow",
     "PlayerStore",
     "PostgresDatabase",
     "RatingRow",
@@ -100,6 +107,9 @@ __all__ = [
     "ResultRow",
     "Storage",
     "StorageError",
+    "TournamentGameRow",
+    "TournamentRow",
+    "TournamentStore",
     "Unset",
     "backup",
     "is_postgres_url",

@@ -41,6 +41,7 @@ class GameStore:
         deadline: float | None,
         ai_player: int | None = None,
         ai_level: str | None = None,
+        turn_timeout: float | None = None,
     ) -> int:
         """Insert a new active game (and its players); returns its id. ``ai_player``: the
         seat the bot's AI plays (with ``ai_level``), None for a game between two people."""
@@ -50,8 +51,8 @@ class GameStore:
                 """
                 INSERT INTO games (guild_id, channel_id, player0, player1, options, seed, first_player,
                                    match_id, status, state, version, turn_started_at, deadline,
-                                   created_at, updated_at, ai_player, ai_level)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', $9, $10, $11, $12, $13, $14, $15, $16)
+                                   created_at, updated_at, ai_player, ai_level, turn_timeout)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', $9, $10, $11, $12, $13, $14, $15, $16, $17)
                 RETURNING id
                 """,
                 guild_id,
@@ -70,6 +71,7 @@ class GameStore:
                 now,
                 ai_player,
                 ai_level,
+                turn_timeout,
             )
         return int(game_id)
 

@@ -8,6 +8,7 @@ from bot.storage.games import GameStore
 from bot.storage.players import PlayerStore
 from bot.storage.ratings import RatingStore
 from bot.storage.sql import Executor
+from bot.storage.tournaments import TournamentStore
 
 
 class Repositories:
@@ -24,3 +25,4 @@ class Repositories:
         self.ratings = RatingStore(db)  # results, ratings, rating changes
         self.players = PlayerStore(db)  # players, languages, meta
         self.delivery = DeliveryStore(db)  # the outbox, DM state, turn mentions
+        self.tournaments = TournamentStore(db)  # tournaments, entrants, pairings

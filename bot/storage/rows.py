@@ -42,6 +42,7 @@ class GameRow:
     updated_at: float
     ai_player: int | None = None  # the seat the bot's AI plays (migration 3); None: two people
     ai_level: str | None = None  # the AI's difficulty when ai_player is set
+    turn_timeout: float | None = None  # seconds per turn (migration 8); None: the bot's TURN_TIMEOUT
 
 
 OutboxKind = Literal["move", "turn", "reminder"]
@@ -136,3 +137,67 @@ class MatchRow:
     winner_id: int | None
     created_at: float
     updated_at: float
+
+
+TournamentStatus = Literal["open", "running", "finished", "cancelled"]
+EntrantStatus = Literal["in", "withdrawn", "kicked"]
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    """A tournament (migration 8); ``round`` is the round in play, 0 while sign-up is open."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    organiser_id: int
+    name: str
+    format: str
+    rounds: int | None
+    best_of: int
+    options: dict[str, Any]
+    turn_time: float
+    max_players: int | None
+    status: TournamentStatus
+    round: int
+    signup_message_id: int | None
+    standings_message_id: int | None
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class EntrantRow:
+    tournament_id: int
+    user_id: int
+    rating: float
+    status: EntrantStatus
+    joined_at: float
+
+
+@dataclass(frozen=True)
+class PairingRow:
+    """One board of a round: ``black`` None is a bye; ``done`` with ``winner_id`` None a draw."""
+
+    tournament_id: int
+    round: int
+    board: int
+    white: int
+    black: int | None
+    game_id: int | None
+    match_id: int | None
+    winner_id: int | None
+    done: bool
+
+
+@dataclass(frozen=True)
+class TournamentGameRow:
+    """A finished game of a tournament, for its standings: ``first`` moved first."""
+
+    round: int
+    first: int
+    second: int
+    winner_id: int | None
+    first_stones: int
+    second_stones: int
+    reason: str

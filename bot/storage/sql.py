@@ -97,6 +97,7 @@ def game_row(row: Row) -> GameRow:
         updated_at=row["updated_at"],
         ai_player=row["ai_player"],
         ai_level=row["ai_level"],
+        turn_timeout=row["turn_timeout"],
     )
 
 

@@ -808,6 +808,124 @@ CATALOGUE.update(
     }
 )
 
+# ------------------------------------------------------------------ tournaments
+CATALOGUE.update(
+    {
+        "cmd.name.tournament": "tournament",
+        "cmd.name.create": "create",
+        "cmd.name.start": "start",
+        "cmd.name.standings": "standings",
+        "cmd.name.leave": "leave",
+        "cmd.name.kick": "kick",
+        "cmd.name.cancel": "cancel",
+        "cmd.name.tournaments": "tournaments",
+        "opt.name": "name",
+        "opt.format": "format",
+        "opt.rounds": "rounds",
+        "opt.best_of": "best_of",
+        "opt.turn_time": "turn_time",
+        "opt.max_players": "max_players",
+        "opt.tournament": "tournament",
+        "cmd.tournament": "Tournaments: Swiss, round robin or knockout",
+        "cmd.tournament.create": (
+            "Open a tournament for sign-up in this channel (Manage Server or Manage Events)"
+        ),
+        "cmd.tournament.name": "The tournament's name (up to 100 characters)",
+        "cmd.tournament.format": "Swiss, round robin or knockout",
+        "cmd.tournament.rounds": "Swiss only: the number of rounds (default: enough for a winner)",
+        "cmd.tournament.best_of": "Knockout only: games per tie (1, 3 or 5)",
+        "cmd.tournament.turn_time": "Minutes per turn (default: the bot's turn time)",
+        "cmd.tournament.max_players": "The most players who may join",
+        "cmd.tournament.start": "Close sign-up and start round 1 (the organiser or Manage Server)",
+        "cmd.tournament.id": "The tournament's number, when there is more than one",
+        "cmd.tournament.standings": "Show a tournament's standings or bracket",
+        "cmd.tournament.leave": "Leave a tournament (a game in progress is resigned)",
+        "cmd.tournament.kick": "Remove a player from a tournament (the organiser or Manage Server)",
+        "cmd.tournament.member": "The player to remove",
+        "cmd.tournament.cancel": "Cancel a tournament (the organiser or Manage Server)",
+        "cmd.tournaments": "This server's tournaments: open, running and finished",
+        "choice.format.swiss": "Swiss",
+        "choice.format.round-robin": "round robin",
+        "choice.format.knockout": "knockout",
+        "tournament.format.swiss": "Swiss",
+        "tournament.format.round-robin": "round robin",
+        "tournament.format.knockout": "knockout",
+        "tournament.title": "Tournament #{id} **{name}** ({format})",
+        "tournament.details": "Organiser: {organiser}. {turn_time} minutes per turn.",
+        "tournament.best_of": " Ties: best of {best_of}.",
+        "tournament.rounds": " {rounds} rounds.",
+        "tournament.max": "\nAt most {limit} players.",
+        "tournament.nobody": "nobody yet",
+        "tournament.more": " and {count} more",
+        "tournament.signup": (
+            "{title}\n{details}\nSign up with the buttons below.\nPlayers ({count}): {players}"
+        ),
+        "tournament.signup_running": (
+            "{title}\n{details}\nSign-up is closed: the tournament is on.\nPlayers ({count}): {players}"
+        ),
+        "tournament.signup_finished": (
+            "{title}\n{details}\nThe tournament is over.\nPlayers ({count}): {players}"
+        ),
+        "tournament.signup_cancelled": (
+            "{title}\n{details}\nThe tournament was cancelled.\nPlayers ({count}): {players}"
+        ),
+        "tournament.join": "Join",
+        "tournament.leave": "Leave",
+        "tournament.joined": "You joined {name}.",
+        "tournament.left": "You left {name}.",
+        "tournament.kicked": "{member} was removed from {name}.",
+        "tournament.started": "{name} has started.",
+        "tournament.cancelled": "You cancelled {name}.",
+        "tournament.cancelled_public": (
+            "{title} was cancelled. Games in progress are played out as ordinary games."
+        ),
+        "tournament.list_none": "This server has no tournaments.",
+        "tournament.list_header": "Tournaments of this server:",
+        "tournament.list_line": "{title}: {state}, in {channel}",
+        "tournament.status.open": "open for sign-up",
+        "tournament.status.running": "round {round} of {rounds}",
+        "tournament.status.finished": "finished",
+        "tournament.status.cancelled": "cancelled",
+        "tournament.standings": "{title}: standings, round {round} of {rounds}",
+        "tournament.col.points": "Pts",
+        "tournament.col.stones": "St",
+        "tournament.bye": "bye",
+        "tournament.round": "{title}: round {round} of {rounds}.",
+        "tournament.round_game": "{white} against {black}: game #{game_id}",
+        "tournament.round_bye": "{player} has a bye.",
+        "tournament.round_walkover": "{player} goes through without a game.",
+        "tournament.podium": "{title} is over. The podium:",
+        "error.tournament_name_empty": "A tournament needs a name.",
+        "error.tournament_name_long": "A tournament's name has at most {limit} characters.",
+        "error.tournament_format": "The format is Swiss, round robin or knockout.",
+        "error.tournament_rounds_swiss": "Only a Swiss tournament takes a number of rounds.",
+        "error.tournament_rounds": "A Swiss tournament has 1 to {limit} rounds.",
+        "error.tournament_best_of_knockout": "Only a knockout takes a number of games per tie.",
+        "error.tournament_best_of": "A knockout tie is best of {choices} games.",
+        "error.tournament_turn_time": "A turn lasts {low} to {high} minutes.",
+        "error.tournament_max_players": "The most players must be between {low} and {high}.",
+        "error.tournament_not_found": "There is no tournament #{tournament_id} on this server.",
+        "error.tournament_guild_only": "Tournaments are played in a server's channel.",
+        "error.tournament_none": "There is no open or running tournament on this server.",
+        "error.tournament_which": "Several tournaments are open or running ({ids}): say which one.",
+        "error.tournament_closed": "Sign-up for {name} is closed.",
+        "error.tournament_kicked": "You were removed from this tournament.",
+        "error.tournament_joined": "You are in this tournament already.",
+        "error.tournament_full": "This tournament is full ({limit} players).",
+        "error.tournament_not_entrant": "That player is not in this tournament.",
+        "error.tournament_over": "{name} is over.",
+        "error.tournament_not_organiser": (
+            "Only the organiser or members who may manage this server can do that."
+        ),
+        "error.tournament_started": "{name} has started already.",
+        "error.tournament_too_few": "{count} players have joined; the tournament needs at least {needed}.",
+        "error.tournament_busy": "Players are joining and leaving too fast; try again.",
+        "error.tournament_permission": (
+            "Only members who may manage this server or its events can create a tournament."
+        ),
+    }
+)
+
 # ------------------------------------------------------------- the terminal game
 CATALOGUE.update(
     {

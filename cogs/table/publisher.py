@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -121,6 +121,9 @@ class Publisher:
         self._dm_channels: dict[int, discord.DMChannel] = {}
         # (game, seat) -> (version, view): the latest views only, a few games' worth
         self._views: LRU[tuple[int, int], tuple[int, PlayerView]] = LRU(VIEWS_KEPT)
+        # Called after every game that ends, once published (e.g. a tournament's next
+        # round); each one's failure is logged, the others still run.
+        self.after_end: list[Callable[[LiveGame], Awaitable[None]]] = []
 
     async def names(self, record: LiveGame) -> Names:
         return await self.bot.names.pair(record.players, record.guild_id)
@@ -230,6 +233,11 @@ class Publisher:
         if record.game.is_over:
             self._forget(record.id)
             await self._start_next_of_match(record)
+            for hook in self.after_end:
+                try:
+                    await hook(record)
+                except Exception:
+                    log.exception("a hook after the end of game %d failed", record.id)
         self.bot.opponent.notice(record)  # the AI's turn, if it is
 
     def _plan(self, record: LiveGame, *, turn_changed: bool, skip_dm: int | None = None) -> _Plan:

@@ -49,6 +49,7 @@ from bot.app import SchottenBot
 from bot.community.languages import Languages
 from bot.community.stats import install as install_stats
 from bot.community.styles import Styles
+from bot.community.tournaments import TournamentService
 from bot.games.delivery import Delivery
 from bot.games.errors import GameFinished, StaleControl
 from bot.games.live import LiveGame, MoveOutcome
@@ -177,6 +178,10 @@ class Bot:
         self.pictures = PictureCache()
         self.opponent = NoOpponent()
         self.challenges = NoChallenges()
+        self.tournaments = TournamentService(
+            db, self.service, self.matches, clock=clock, turn_time=SETTINGS.turn_timeout
+        )
+        self.service.result_hooks.append(self.tournaments.result_hook)
 
 
 async def active_game(service: GameService, slot: int) -> int | None:

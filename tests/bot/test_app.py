@@ -39,7 +39,7 @@ async def test_creating_connects_to_nothing() -> None:
 SCHOTTEN_COMMANDS = {
     "board", "challenge", "claim", "draw", "export", "games", "hand", "hint", "history", "language",
     "leaderboard", "move", "pass", "play", "practice", "replay", "resign", "rules", "stats", "style",
-    "web",
+    "tournament", "tournaments", "web",
 }  # fmt: skip
 
 

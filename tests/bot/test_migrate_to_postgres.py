@@ -34,6 +34,9 @@ TABLES = [
     "rating_changes",
     "ratings",
     "results",
+    "tournament_entrants",
+    "tournament_pairings",
+    "tournaments",
     "user_languages",
 ]
 
@@ -85,6 +88,23 @@ async def fill(path: Path) -> dict[str, Any]:
         await db.players.set_board_style("guild", 1, "picture", now=8)
         await db.delivery.set_ping_message_id(active.id, 333)
         await db.players.set_meta("command_sync:global", "abc")
+        tournament = await db.tournaments.create(
+            guild_id=1,
+            channel_id=6,
+            organiser_id=ALICE,
+            name="Spring",
+            format="knockout",
+            rounds=None,
+            best_of=3,
+            options=GameOptions().to_dict(),
+            turn_time=600.5,
+            max_players=8,
+            now=10,
+        )
+        for user_id in (ALICE, BOB, CAROL):
+            await db.tournaments.add_entrant(tournament.id, user_id, 1500.25, 11)
+        await db.tournaments.add_pairing(tournament.id, 1, 1, BOB, CAROL, match_id=match.id)
+        await db.tournaments.add_pairing(tournament.id, 1, 2, ALICE, None, winner_id=ALICE, done=True)
         # A publication a crash left pending: the new database's bot publishes it.
         await db.delivery.add_outbox(active.id, (await service.get(active.id)).version, "turn", now=9)
         actives = [row.id for row in await db.games.all_active_games()]
