@@ -20,13 +20,13 @@ from typing import Self
 import discord
 
 from bot.app import SchottenBot
-from bot.community.tournaments import Advance, TournamentState
+from bot.community.tournaments import Advance, TournamentState, read_bracket
 from bot.games.errors import ServiceError
 from bot.games.live import LiveGame
 from bot.storage import TournamentRow
 from bot.text import i18n
 from bot.text.catalogue import t
-from bot.tournaments import Pairing, bracket_text, standings, standings_lines
+from bot.tournaments import bracket_text, standings, standings_lines
 from cogs.table.requests import Publishing, publishing
 from cogs.ui import Interaction
 from cogs.ui.components import Button, Component, buttons
@@ -273,23 +273,12 @@ async def standings_text(bot: SchottenBot, state: TournamentState) -> str:
     raw = await _names(bot, row.guild_id, ids)
     names = {user_id: name.replace("`", "'") for user_id, name in raw.items()}
     if row.format == "knockout":
-        rounds: dict[int, list[Pairing]] = {}
-        scores: dict[tuple[int, int], tuple[int, int]] = {}
-        for p in state.pairings:
-            rounds.setdefault(p.round, []).append(Pairing(p.round, p.white, p.black))
-            if p.match_id is not None:
-                match = await bot.matches.get(p.match_id)
-                if match is not None:
-                    a, b = match.scores
-                    scores[(p.round, p.white)] = (a, b) if match.players[0] == p.white else (b, a)
-        champion = None
-        if row.status == "finished" and state.pairings:
-            champion = state.pairings[-1].winner_id
+        bracket = await read_bracket(state, bot.matches.get)
         lines = bracket_text(
-            [rounds[r] for r in sorted(rounds)],
+            bracket.rounds,
             names,
-            scores=scores,
-            champion=champion,
+            scores=bracket.scores,
+            champion=bracket.champion,
             bye=t("tournament.bye"),
         )
     else:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -38,6 +38,7 @@ from bot.games.matches import MatchService, next_match_game
 from bot.games.service import GameService
 from bot.storage import (
     EntrantRow,
+    MatchRow,
     PairingRow,
     Repositories,
     ResultRow,
@@ -109,6 +110,54 @@ class TournamentState:
             if p.done and p.game_id is None and p.match_id is None and p.winner_id is not None:
                 out.append(Pairing(p.round, p.winner_id, None))
         return out
+
+
+async def read_state(store: TournamentStore, row: TournamentRow) -> TournamentState:
+    """``row``'s tournament as stored: its entrants, pairings and finished games (what
+    the standings message and the web ladder show)."""
+    games = await store.games(row.id)
+    results = [
+        GameResult(
+            g.round,
+            g.first,
+            g.second,
+            g.winner_id,
+            g.first_stones,
+            g.second_stones,
+            parse_reason(g.reason),
+        )
+        for g in games
+    ]
+    return TournamentState(row, await store.entrants(row.id), await store.pairings(row.id), results)
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """A knockout as :func:`bracket_text` takes it: the ties round by round, the games
+    won in each best-of tie by (round, white) as (white's, black's), and the champion."""
+
+    rounds: list[list[Pairing]]
+    scores: dict[tuple[int, int], tuple[int, int]]
+    champion: int | None
+
+
+async def read_bracket(
+    state: TournamentState, get_match: Callable[[int], Awaitable[MatchRow | None]]
+) -> Bracket:
+    """The knockout ``state`` as a :class:`Bracket`; ``get_match`` reads a tie's match."""
+    rounds: dict[int, list[Pairing]] = {}
+    scores: dict[tuple[int, int], tuple[int, int]] = {}
+    for p in state.pairings:
+        rounds.setdefault(p.round, []).append(Pairing(p.round, p.white, p.black))
+        if p.match_id is not None:
+            match = await get_match(p.match_id)
+            if match is not None:
+                a, b = match.scores
+                scores[(p.round, p.white)] = (a, b) if match.players[0] == p.white else (b, a)
+    champion = None
+    if state.row.status == "finished" and state.pairings:
+        champion = state.pairings[-1].winner_id
+    return Bracket([rounds[r] for r in sorted(rounds)], scores, champion)
 
 
 @dataclass(frozen=True)
@@ -186,20 +235,7 @@ class TournamentService:
 
     @staticmethod
     async def _state(store: TournamentStore, row: TournamentRow) -> TournamentState:
-        games = await store.games(row.id)
-        results = [
-            GameResult(
-                g.round,
-                g.first,
-                g.second,
-                g.winner_id,
-                g.first_stones,
-                g.second_stones,
-                parse_reason(g.reason),
-            )
-            for g in games
-        ]
-        return TournamentState(row, await store.entrants(row.id), await store.pairings(row.id), results)
+        return await read_state(store, row)
 
     # -- sign-up ---------------------------------------------------------------------
 
@@ -559,8 +595,11 @@ class _Changed(ServiceError):
 __all__ = [
     "MAX_NAME",
     "Advance",
+    "Bracket",
     "TournamentService",
     "TournamentState",
     "Withdrawal",
     "clean_name",
+    "read_bracket",
+    "read_state",
 ]
