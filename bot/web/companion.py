@@ -107,6 +107,8 @@ class WebCompanion:
             ratings=self.db.ratings,
             names=self.names,
             pictures=PictureCache(256, workers=2),
+            tournaments=self.db.tournaments,
+            matches=self.db.challenges.get_match,
             links=links,
             feeds=feeds,
             max_streams=self.max_streams,

@@ -179,6 +179,114 @@ def chart(points: Sequence[float], *, width: int = 160, height: int = 36) -> str
     )
 
 
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    name: str
+    points: str
+    buchholz: str  # Buchholz cut-1
+    sonneborn: str  # Sonneborn-Berger
+    stones: int
+    withdrawn: bool
+
+
+@dataclass(frozen=True)
+class PairingLine:
+    board: int
+    white: str  # moves first
+    black: str | None  # None: a bye
+    result: str  # "1-0", "0-1", "½-½", a tie's games ("2-1"), or "in play"
+
+
+@dataclass(frozen=True)
+class TournamentView:
+    """A tournament on the ladder: its line in the list and, once it has started, its
+    standings (Swiss, round robin) or bracket lines (knockout) and a round's pairings."""
+
+    id: int
+    name: str
+    format: str
+    round: str
+    status: str
+    standings: list[StandingRow]
+    bracket: list[str]
+    pairings_round: int
+    pairings: list[PairingLine]
+
+    @property
+    def started(self) -> bool:
+        return bool(self.standings or self.bracket or self.pairings)
+
+
+def _head(*keys: str) -> str:
+    return "<thead><tr>" + "".join(f"<th>{e(t(key))}</th>" for key in keys) + "</tr></thead>"
+
+
+def _standings_table(rows: Sequence[StandingRow]) -> str:
+    body = "".join(
+        f'<tr><td>{row.rank}</td><td class="name">{e(row.name)}'
+        + (f' <span class="withdrawn">({e(t("web.withdrawn"))})</span>' if row.withdrawn else "")
+        + f"</td><td>{e(row.points)}</td><td>{e(row.buchholz)}</td><td>{e(row.sonneborn)}</td>"
+        f"<td>{row.stones}</td></tr>"
+        for row in rows
+    )
+    head = _head("web.rank", "web.player", "web.points", "web.buchholz", "web.sonneborn", "web.stones")
+    return f'<h4>{e(t("web.standings"))}</h4><table class="standings">{head}<tbody>{body}</tbody></table>'
+
+
+def _pairings_table(round_no: int, lines: Sequence[PairingLine]) -> str:
+    body = "".join(
+        f'<tr><td>{line.board}</td><td class="name">{e(line.white)}</td>'
+        + (
+            f'<td class="bye">{e(t("tournament.bye"))}</td>'
+            if line.black is None
+            else f'<td class="name">{e(line.black)}</td>'
+        )
+        + f'<td class="result">{e(line.result)}</td></tr>'
+        for line in lines
+    )
+    head = _head("web.board_no", "web.moves_first", "web.moves_second", "web.result")
+    return (
+        f"<h4>{e(t('web.pairings', round=round_no))}</h4>"
+        f'<table class="pairings">{head}<tbody>{body}</tbody></table>'
+    )
+
+
+def tournaments_section(tournaments: Sequence[TournamentView]) -> str:
+    """The server's tournaments: a list, then each started one's standings or bracket
+    and pairings. Nothing when the server has none."""
+    if not tournaments:
+        return ""
+    rows = "".join(
+        '<tr><td class="name">'
+        + (f'<a href="#tournament-{tour.id}">' if tour.started else "")
+        + f"#{tour.id} {e(tour.name)}"
+        + ("</a>" if tour.started else "")
+        + f"</td><td>{e(tour.format)}</td><td>{e(tour.round)}</td><td>{e(tour.status)}</td></tr>"
+        for tour in tournaments
+    )
+    listing = (
+        f'<table id="tournament-list">{_head("web.tournament", "web.format", "web.round", "web.status")}'
+        f"<tbody>{rows}</tbody></table>"
+    )
+    details = []
+    for tour in tournaments:
+        if not tour.started:
+            continue
+        parts = [f"<h3>#{tour.id} {e(tour.name)}</h3>"]
+        if tour.bracket:
+            lines = "\n".join(e(line) for line in tour.bracket)
+            parts.append(f'<h4>{e(t("web.bracket"))}</h4><pre class="bracket">{lines}</pre>')
+        elif tour.standings:
+            parts.append(_standings_table(tour.standings))
+        if tour.pairings:
+            parts.append(_pairings_table(tour.pairings_round, tour.pairings))
+        details.append(f'<section class="tournament" id="tournament-{tour.id}">{"".join(parts)}</section>')
+    return (
+        f'<section id="tournaments"><h2>{e(t("web.tournaments"))}</h2>{listing}{"".join(details)}</section>'
+    )
+
+
 def ladder_page(
     *,
     title: str,
@@ -187,6 +295,7 @@ def ladder_page(
     pages: int,
     links: dict[str, str],
     recent: Sequence[tuple[str, str | None]],  # (line, replay URL)
+    tournaments: Sequence[TournamentView] = (),
 ) -> str:
     if rows:
         head = "".join(
@@ -211,5 +320,6 @@ def ladder_page(
         f"<h1>{e(title)}</h1>{table}"
         f'<nav class="steps"><span>{e(t("web.page", page=page + 1, pages=pages))}</span>{nav}</nav>'
         f'<h2>{e(t("web.recent"))}</h2><ul id="recent">{items}</ul>'
+        f"{tournaments_section(tournaments)}"
     )
     return document(title, body, page="ladder")
