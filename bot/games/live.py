@@ -118,14 +118,10 @@ def options_to_dict(options: GameOptions) -> dict[str, Any]:
     return dict(options.to_dict())
 
 
-def options_from_dict(data: dict[str, Any]) -> GameOptions:
-    return GameOptions.from_dict(data)
-
-
 def from_row(row: GameRow) -> LiveGame:
     """The record of a stored row; ``GameUnreadable`` if its state cannot be loaded."""
     try:
-        options = options_from_dict(row.options)
+        options = GameOptions.from_dict(row.options)
         game = Game.from_dict(row.state)
     except Exception as error:
         # The type only: an engine message about a stored state may name cards.

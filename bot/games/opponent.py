@@ -42,7 +42,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from functools import partial
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from bot.games.errors import GameFinished, LimitReached, ServiceError, StaleControl
 from bot.games.lru import LRU
@@ -72,7 +72,6 @@ HINTS_KEPT = 256
 #: thinks, so that a process does not start a turn another process is still playing.
 STALLED_AFTER = 30.0
 
-_T = TypeVar("_T")
 Publish = Callable[["MoveOutcome"], Awaitable[None]]
 
 
@@ -196,7 +195,7 @@ class Opponent:
         view = record.game.view(record.ai_player)  # the AI's view only
         level = str(parse_level(record.ai_level or DEFAULT_LEVEL))
         job = partial(decide, view, level, ai_seed(record), self.budget)
-        return await self._run(job, _person(record), urgent=True)
+        return await self.scheduler.run(_person(record), job, urgent=True)
 
     async def hint(self, record: LiveGame, player: int) -> Hint:
         """What the hard AI would play for ``player`` now, and why: from that player's
@@ -210,17 +209,13 @@ class Opponent:
             self.hint_rate.check(asker)
             self.hint_rate.take(asker)
             job = partial(suggest, record.game.view(player), ai_seed(record), self.budget)
-            pending = asyncio.ensure_future(self._run(job, asker))
+            pending = asyncio.ensure_future(self.scheduler.run(asker, job))
             self._hints.put(key, pending)
         try:
             return await asyncio.shield(pending)
         except Exception:
             self._hints.pop(key)  # a failed search is not remembered
             raise
-
-    async def _run(self, job: Callable[[], _T], owner: int, *, urgent: bool = False) -> _T:
-        """``job`` in a worker, in ``owner``'s turn (see :mod:`bot.games.scheduler`)."""
-        return await self.scheduler.run(owner, job, urgent=urgent)
 
     async def check_new_game(self, user_id: int, channel_id: int | None) -> None:
         """Refuse a new practice game for ``user_id`` here: one is open in this channel

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 
 from bot.text import notation
 from bot.text.catalogue import CATALOGUE, t
+from bot.text.notation import card_text, short_card
 from rules.cards import CARDS_BY_ID, Card, TacticCard, TacticKind, parse_card
 from rules.errors import NotationError
 from rules.game import LogMove, Resign, Result
@@ -52,17 +53,6 @@ if TYPE_CHECKING:  # the AI is imported only where it runs
 
 WIDTH = 40  # the Discord board's columns
 CELL = 4  # one stone column: a card right-aligned in 3 characters and a space
-
-
-def card_text(card: Card) -> str:
-    """A card as the reader sees and types it (``R7``, ``Leader``), in the current
-    language: :func:`bot.text.notation.card_text`."""
-    return notation.card_text(card)
-
-
-def short_card(card: Card) -> str:
-    """A card in at most 3 characters, for the board columns."""
-    return notation.short_card(card)
 
 
 def sort_hand(cards: Iterable[Card]) -> list[Card]:

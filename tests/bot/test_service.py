@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bot.games.errors import AmbiguousGame, GameFinished, GameNotFound, NoActiveGame, NotAPlayer, StaleControl
-from bot.games.live import LiveGame, options_from_dict, options_to_dict
+from bot.games.live import LiveGame, options_to_dict
 from bot.games.service import GameService
 from bot.storage import Repositories, ResultRow, Storage, open_database
 from rules.errors import IllegalMove, NotationError, NotYourTurn
@@ -36,7 +36,7 @@ async def check_replay(db: Storage, game_id: int) -> Game:
     assert row is not None
     log = [(m.player, m.move) for m in await db.games.moves(game_id)]
     assert [m.seq for m in await db.games.moves(game_id)] == list(range(1, len(log) + 1))
-    replayed = Game.replay(row.seed, options_from_dict(row.options), log, first_player=row.first_player)
+    replayed = Game.replay(row.seed, GameOptions.from_dict(row.options), log, first_player=row.first_player)
     assert replayed.to_dict() == row.state
     assert replayed.version == row.version
     return replayed
@@ -44,7 +44,7 @@ async def check_replay(db: Storage, game_id: int) -> Game:
 
 @pytest.mark.parametrize("options", [BASE, TACTICS])
 def test_options_round_trip(options: GameOptions) -> None:
-    assert options_from_dict(options_to_dict(options)) == options
+    assert GameOptions.from_dict(options_to_dict(options)) == options
 
 
 async def test_create_game_is_stored(service: GameService, db: Storage, clock: FakeClock) -> None:
