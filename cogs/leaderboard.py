@@ -27,7 +27,7 @@ from bot.text.catalogue import t
 from cogs.ui import Interaction
 from cogs.ui.checks import BadControl, bounded, require_message_of, snowflake
 from cogs.ui.components import Button, Component, buttons
-from cogs.ui.replies import NO_MENTIONS, public_language
+from cogs.ui.replies import defer_update, public_language, update
 
 WIDTH = 40  # a code block's lines, in every language: a phone shows 40 columns unwrapped
 NAME_WIDTH = 17  # at most; less when the numbers or the headings need the room
@@ -141,9 +141,10 @@ class LeaderboardButton(
         require_message_of(interaction, "st:lb:")
         if self.scope_id != "global" and self.scope_id != str(interaction.guild_id):
             raise BadControl()  # another server's ratings
+        await defer_update(interaction)  # before the database: answered within 3 s
         with i18n.use(await public_language(interaction)):
             text, view = await leaderboard_message(interaction.client, self.scope_id, self.page)
-        await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS)
+        await update(interaction, content=text, view=view)
 
 
 def leaderboard_view(scope_id: str, page: int, pages: int) -> discord.ui.View | None:

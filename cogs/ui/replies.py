@@ -104,6 +104,64 @@ async def defer_early(interaction: Interaction) -> None:
         interaction.extras[LOADING] = True
 
 
+async def defer_public(interaction: Interaction) -> None:
+    """Acknowledge a command whose answer everyone in the channel sees ("thinking..."
+    in public) before any database work. Refusals that need no database are raised
+    before it, so they stay private; an error after it fills the public message."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(thinking=True)
+        interaction.extras[LOADING] = True
+
+
+async def defer_update(interaction: Interaction) -> None:
+    """Acknowledge a click on a component that edits its own message (no "thinking"),
+    before any database work; :func:`update` then edits the message, an error is a
+    private follow-up."""
+    if not interaction.response.is_done():
+        await interaction.response.defer()
+
+
+async def update(
+    interaction: Interaction,
+    *,
+    content: str | None = None,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Edit the clicked component's message, whether or not :func:`defer_update` ran."""
+    if interaction.response.is_done():
+        if content is None:
+            await interaction.edit_original_response(view=view, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.edit_original_response(content=content, view=view, allowed_mentions=NO_MENTIONS)
+    elif content is None:
+        await interaction.response.edit_message(view=view, allowed_mentions=NO_MENTIONS)
+    else:
+        await interaction.response.edit_message(content=content, view=view, allowed_mentions=NO_MENTIONS)
+
+
+async def answer_public(
+    interaction: Interaction,
+    content: str,
+    *,
+    view: discord.ui.View | None = None,
+    allowed_mentions: discord.AllowedMentions = NO_MENTIONS,
+) -> discord.Message:
+    """A public answer: the message :func:`defer_public` made, else a new message
+    (a follow-up after :func:`defer_update`); returns it (its id is kept by some)."""
+    if interaction.extras.pop(LOADING, False):
+        return await interaction.edit_original_response(
+            content=content, view=view, allowed_mentions=allowed_mentions
+        )
+    if interaction.response.is_done():
+        return await interaction.followup.send(
+            content, view=view or discord.utils.MISSING, allowed_mentions=allowed_mentions, wait=True
+        )
+    await interaction.response.send_message(
+        content, view=view or discord.utils.MISSING, allowed_mentions=allowed_mentions
+    )
+    return await interaction.original_response()
+
+
 async def answer(
     interaction: Interaction,
     content: str,
@@ -174,7 +232,10 @@ __all__ = [
     "NO_MENTIONS",
     "ComponentError",
     "answer",
+    "answer_public",
     "defer_early",
+    "defer_public",
+    "defer_update",
     "display_name",
     "is_database_error",
     "is_user_error",
@@ -183,4 +244,5 @@ __all__ = [
     "reply_error",
     "report",
     "unwrap",
+    "update",
 ]
