@@ -20,6 +20,7 @@ import discord
 
 from bot.app import SchottenBot
 from bot.community.ratings import GLOBAL_SCOPE, guild_scope
+from bot.community.stats import LeaderboardPage
 from bot.games.errors import ServiceError
 from bot.storage import Audience, RatingRow
 from bot.text import i18n
@@ -68,16 +69,25 @@ def _text(name: str) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
 
 
-async def leaderboard_message(
-    bot: SchottenBot, scope_id: str, page: int
-) -> tuple[str, discord.ui.View | None]:
-    """The text and buttons of one leaderboard page (the last one if ``page`` is past it)."""
+async def leaderboard_page(bot: SchottenBot, scope_id: str, page: int) -> LeaderboardPage:
+    """One page of ratings (the last one if ``page`` is past it); refused if empty."""
     guild_id = None if scope_id == "global" else int(scope_id)
     scope = GLOBAL_SCOPE if guild_id is None else guild_scope(guild_id)
     found = await bot.rankings.page(scope, page)
     if found is None:
         where = t("leaderboard.where.global" if guild_id is None else "leaderboard.where.server")
         raise ServiceError("leaderboard_empty", where=where)
+    return found
+
+
+async def leaderboard_message(
+    bot: SchottenBot, scope_id: str, page: int, found: LeaderboardPage | None = None
+) -> tuple[str, discord.ui.View | None]:
+    """The text and buttons of one leaderboard page (the last one if ``page`` is past
+    it); ``found``: that page, read already."""
+    guild_id = None if scope_id == "global" else int(scope_id)
+    if found is None:
+        found = await leaderboard_page(bot, scope_id, page)
     rows = [
         (
             rank,

@@ -39,7 +39,7 @@ from cogs.history import (
     require_member,
     send_replay,
 )
-from cogs.leaderboard import leaderboard_message, stats_text
+from cogs.leaderboard import leaderboard_message, leaderboard_page, stats_text
 from cogs.table import lobby, requests
 from cogs.table.messages import Picture, in_code, in_text
 from cogs.table.publisher import Publisher
@@ -512,9 +512,12 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         if scope == "server" and interaction.guild_id is None:
             raise ServiceError("leaderboard_server_dm")
         scope_id = "global" if scope == "global" else str(interaction.guild_id)
-        await defer_public(interaction)  # before the database: answered within 3 s
+        # The one read before the (public) defer, bounded by DATABASE_TIMEOUT (under
+        # Discord's 3 s), so that an empty leaderboard is answered privately.
+        found = await leaderboard_page(self.bot, scope_id, 0)
+        await defer_public(interaction)
         with i18n.use(await public_language(interaction)):
-            text, view = await leaderboard_message(self.bot, scope_id, 0)
+            text, view = await leaderboard_message(self.bot, scope_id, 0, found)
             if scope == "server" and interaction.guild_id is not None:
                 view = await with_link(view, self.bot, "ladder", interaction.guild_id, interaction.guild_id)
         await answer_public(interaction, text, view=view)

@@ -93,6 +93,7 @@ async def public_language(interaction: Interaction) -> str:
 
 
 LOADING = "loading"  # interaction.extras: deferred by defer_early, nothing shown yet
+PUBLIC = "public"  # interaction.extras: deferred by defer_public, its "thinking" seen by all
 
 
 async def defer_early(interaction: Interaction) -> None:
@@ -106,11 +107,13 @@ async def defer_early(interaction: Interaction) -> None:
 
 async def defer_public(interaction: Interaction) -> None:
     """Acknowledge a command whose answer everyone in the channel sees ("thinking..."
-    in public) before any database work. Refusals that need no database are raised
-    before it, so they stay private; an error after it fills the public message."""
+    in public) before any database work. An error after it is still answered
+    privately (:func:`reply_error`: the public message is completed, the error sent as
+    an ephemeral follow-up, the public message deleted)."""
     if not interaction.response.is_done():
         await interaction.response.defer(thinking=True)
         interaction.extras[LOADING] = True
+        interaction.extras[PUBLIC] = True
 
 
 async def defer_update(interaction: Interaction) -> None:
@@ -148,6 +151,7 @@ async def answer_public(
 ) -> discord.Message:
     """A public answer: the message :func:`defer_public` made, else a new message
     (a follow-up after :func:`defer_update`); returns it (its id is kept by some)."""
+    interaction.extras.pop(PUBLIC, None)
     if interaction.extras.pop(LOADING, False):
         return await interaction.edit_original_response(
             content=content, view=view, allowed_mentions=allowed_mentions
@@ -209,7 +213,13 @@ async def reply_error(interaction: Interaction, error: BaseException, *, logged:
         log.error("unexpected error (command=%s custom_id=%s)", command, custom_id, exc_info=error)
     text = message_for(error, interaction)[:MAX_MESSAGE]
     try:
-        if interaction.extras.pop(LOADING, False):
+        if interaction.extras.pop(PUBLIC, False) and interaction.extras.pop(LOADING, False):
+            # A follow-up would fill the public "thinking" message: complete it with
+            # nothing to read, answer privately, then delete it.
+            await interaction.edit_original_response(content="\u2026", allowed_mentions=NO_MENTIONS)
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await interaction.delete_original_response()
+        elif interaction.extras.pop(LOADING, False):
             await interaction.edit_original_response(content=text, allowed_mentions=NO_MENTIONS)
         elif interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
