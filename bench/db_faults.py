@@ -7,9 +7,11 @@ of members the process has never seen (the worst case: nothing cached) run the b
 own code in the order an interaction does: the language lookup of ``interaction_check``
 (``Languages.enter_quickly``), then the command's first read (``GameService.
 active_games_for``, what ``/schotten games`` and every game lookup start with). The
-*acknowledgement* is when the bot can first respond: after the lookup for the commands
-that defer before their database work (``hand``, ``board``, ``games``, typed moves),
-after the first read (its result or "the database is unreachable") for the others.
+*acknowledgement* is when the bot can first respond: after the lookup for every
+command and component, which defer before their database work ("deferring"); after
+one read (its result or "the database is unreachable") for ``practice`` and
+``leaderboard``, which read once before their public acknowledgement so that a refusal
+stays private ("one read first").
 Printed: the slowest of each over N, against Discord's 3 s, and the load average.
 (simcord is not used: its virtual clock cannot run these real timeouts, see
 ``tests/cogs/test_db_faults.py``.)
@@ -48,7 +50,7 @@ async def measure(url: str, proxy: Any, *, interactions: int, timeout: float) ->
         "dropped": lambda: proxy.hold(),
     }
     print(f"DATABASE_TIMEOUT={timeout:g} s, {interactions} interactions per fault, goal < {DEADLINE:g} s")
-    print(f"{'fault':<9} {'deferring cmd max':>18} {'other cmd max':>14} {'unreachable':>12}")
+    print(f"{'fault':<9} {'deferring cmd max':>18} {'one read first':>14} {'unreachable':>12}")
     user = 10_000
     try:
         for name, apply in faults.items():

@@ -43,7 +43,7 @@ from cogs.ui import Interaction
 from cogs.ui.checks import BadControl, OutdatedControl, bounded, require_message_of, snowflake
 from cogs.ui.components import Button, Component, buttons
 from cogs.ui.links import with_link
-from cogs.ui.replies import NO_MENTIONS
+from cogs.ui.replies import NO_MENTIONS, answer, defer_early, defer_update, update
 from rules.game import Game
 from rules.rulesets import get_ruleset
 
@@ -142,10 +142,11 @@ class HistoryButton(
         require_message_of(interaction, "st:hist:", private=True)
         if self.guild_id != interaction.guild_id:
             raise BadControl()
+        await defer_update(interaction)  # before the database: answered within 3 s
         text, view = await history_message(
             interaction.client, self.user_id, self.page, audience=audience_of(interaction)
         )
-        await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS)
+        await update(interaction, content=text, view=view)
 
 
 class OldHistoryButton(Component[Button], template=r"st:hist:(?P<user>\d+):(?P<page>\d+):(?P<dir>[pn])"):
@@ -308,9 +309,7 @@ async def send_replay(interaction: Interaction, game_id: int, step: int) -> None
     text, view, picture = await replay_message(interaction, game_id, step)
     stored = await interaction.client.history.game(game_id)  # replay_message checked who may see it
     linked = await with_link(view, interaction.client, "replay", game_id, stored.guild_id)
-    await interaction.response.send_message(
-        text, view=linked, file=upload(picture), ephemeral=True, allowed_mentions=NO_MENTIONS
-    )
+    await answer(interaction, text, view=linked, file=upload(picture))
 
 
 _REPLAY_LABELS = {"f": "replay.first", "b": "replay.back", "n": "replay.forward", "l": "replay.last"}
@@ -350,8 +349,9 @@ class ReplayButton(Component[Button], template=r"st:rp:(?P<game>\d+):(?P<step>\d
         if self.refusal is not None:
             raise self.refusal
         require_message_of(interaction, ("st:rp:", "st:rpt:"), private=True)
+        await defer_update(interaction)  # before the database: answered within 3 s
         text, view, picture = await replay_message(interaction, self.game_id, self.step)
-        await interaction.response.edit_message(
+        await interaction.edit_original_response(
             content=text, view=view, attachments=attachments(picture), allowed_mentions=NO_MENTIONS
         )
 
@@ -374,10 +374,11 @@ class ReplayTextButton(Component[Button], template=r"st:rpt:(?P<game>\d+):(?P<st
         return cls(int(match["game"]), int(match["step"]))
 
     async def run(self, interaction: Interaction) -> None:
+        await defer_early(interaction)  # before the database: answered within 3 s
         game = await finished_game(interaction, self.game_id)
         names = await interaction.client.names.pair(game.players, game.guild_id)
         text = replay_text(game, max(0, min(self.step, game.steps)), names)
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await answer(interaction, text)
 
 
 def replay_view(game_id: int, step: int, steps: int, *, picture: bool = False) -> discord.ui.View:

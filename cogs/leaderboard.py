@@ -20,6 +20,7 @@ import discord
 
 from bot.app import SchottenBot
 from bot.community.ratings import GLOBAL_SCOPE, guild_scope
+from bot.community.stats import LeaderboardPage
 from bot.games.errors import ServiceError
 from bot.storage import Audience, RatingRow
 from bot.text import i18n
@@ -27,7 +28,7 @@ from bot.text.catalogue import t
 from cogs.ui import Interaction
 from cogs.ui.checks import BadControl, bounded, require_message_of, snowflake
 from cogs.ui.components import Button, Component, buttons
-from cogs.ui.replies import NO_MENTIONS, public_language
+from cogs.ui.replies import defer_update, public_language, update
 
 WIDTH = 40  # a code block's lines, in every language: a phone shows 40 columns unwrapped
 NAME_WIDTH = 17  # at most; less when the numbers or the headings need the room
@@ -68,16 +69,25 @@ def _text(name: str) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
 
 
-async def leaderboard_message(
-    bot: SchottenBot, scope_id: str, page: int
-) -> tuple[str, discord.ui.View | None]:
-    """The text and buttons of one leaderboard page (the last one if ``page`` is past it)."""
+async def leaderboard_page(bot: SchottenBot, scope_id: str, page: int) -> LeaderboardPage:
+    """One page of ratings (the last one if ``page`` is past it); refused if empty."""
     guild_id = None if scope_id == "global" else int(scope_id)
     scope = GLOBAL_SCOPE if guild_id is None else guild_scope(guild_id)
     found = await bot.rankings.page(scope, page)
     if found is None:
         where = t("leaderboard.where.global" if guild_id is None else "leaderboard.where.server")
         raise ServiceError("leaderboard_empty", where=where)
+    return found
+
+
+async def leaderboard_message(
+    bot: SchottenBot, scope_id: str, page: int, found: LeaderboardPage | None = None
+) -> tuple[str, discord.ui.View | None]:
+    """The text and buttons of one leaderboard page (the last one if ``page`` is past
+    it); ``found``: that page, read already."""
+    guild_id = None if scope_id == "global" else int(scope_id)
+    if found is None:
+        found = await leaderboard_page(bot, scope_id, page)
     rows = [
         (
             rank,
@@ -141,9 +151,10 @@ class LeaderboardButton(
         require_message_of(interaction, "st:lb:")
         if self.scope_id != "global" and self.scope_id != str(interaction.guild_id):
             raise BadControl()  # another server's ratings
+        await defer_update(interaction)  # before the database: answered within 3 s
         with i18n.use(await public_language(interaction)):
             text, view = await leaderboard_message(interaction.client, self.scope_id, self.page)
-        await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS)
+        await update(interaction, content=text, view=view)
 
 
 def leaderboard_view(scope_id: str, page: int, pages: int) -> discord.ui.View | None:

@@ -39,7 +39,7 @@ from cogs.history import (
     require_member,
     send_replay,
 )
-from cogs.leaderboard import leaderboard_message, stats_text
+from cogs.leaderboard import leaderboard_message, leaderboard_page, stats_text
 from cogs.table import lobby, requests
 from cogs.table.messages import Picture, in_code, in_text
 from cogs.table.publisher import Publisher
@@ -48,7 +48,7 @@ from cogs.timers import Timers
 from cogs.ui import Interaction
 from cogs.ui.components import buttons, every
 from cogs.ui.links import with_link
-from cogs.ui.replies import MAX_MESSAGE, NO_MENTIONS, answer, defer_early, public_language
+from cogs.ui.replies import MAX_MESSAGE, answer, answer_public, defer_early, defer_public, public_language
 from cogs.ui.translator import CatalogueTranslator
 from cogs.ui.translator import name as _name
 from cogs.ui.translator import text as ls
@@ -188,6 +188,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     async def hint(self, interaction: Interaction, game: int | None = None) -> None:
         """The hard AI's suggestion with a one-line reason, privately (games against
         the AI only; the Hint button of the DM controls does the same)."""
+        await defer_early(interaction)  # before the database: answered within 3 s
         await requests.hint(interaction, await self._game(interaction, game))
 
     # ---------------------------------------------------------------- moves
@@ -265,11 +266,11 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     @app_commands.describe(game=ls("cmd.game"))
     @app_commands.autocomplete(game=choices.games)
     async def resign(self, interaction: Interaction, game: int | None = None) -> None:
+        await defer_early(interaction)  # before the database: answered within 3 s
         record = await self._game(interaction, game)
-        await interaction.response.defer(ephemeral=True, thinking=True)
         outcome = await self.bot.service.resign(record.id, interaction.user.id)
         await self.publisher.publish(outcome)
-        await interaction.followup.send(t("ok.resigned", game_id=record.id), ephemeral=True)
+        await answer(interaction, t("ok.resigned", game_id=record.id))
 
     # ----------------------------------------------------------- tournaments
 
@@ -398,11 +399,8 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
             picture = Picture(
                 data, f"board-{record.id}-{record.version}.png", t("picture.board_alt", game_id=record.id)
             )
-            await interaction.response.send_message(
-                view=buttons(ShowTextButton(record.id, record.version, "b")),
-                file=picture.file(),
-                ephemeral=True,
-            )
+            text_button = buttons(ShowTextButton(record.id, record.version, "b"))
+            await answer(interaction, "", view=text_button, file=picture.file())
             return
         # Public information only, from the caller's side when they play.
         view = record.game.view(player if player is not None else 0)
@@ -463,15 +461,15 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
                 raise ServiceError("language_server_dm")
             if not interaction.permissions.manage_guild:
                 raise ServiceError("language_manage_server")
+            await defer_early(interaction)  # before the database: answered within 3 s
             effective = await self.bot.languages.choose("guild", interaction.guild_id, chosen)
             key = "language.set_server" if chosen else "language.set_server_auto"
         else:
+            await defer_early(interaction)  # before the database: answered within 3 s
             effective = await self.bot.languages.choose("user", interaction.user.id, chosen)
             i18n.set_language(effective)  # the answer already in the new language
             key = "language.set_me" if chosen else "language.set_me_auto"
-        await interaction.response.send_message(
-            t(key, language=t(f"language.name.{effective}")), ephemeral=True
-        )
+        await answer(interaction, t(key, language=t(f"language.name.{effective}")))
 
     @app_commands.command(name=cmd("style"), description=ls("cmd.style"))
     @app_commands.rename(board=opt("board"), server=opt("server"))
@@ -488,12 +486,14 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
                 raise ServiceError("style_server_dm")
             if not interaction.permissions.manage_guild:
                 raise ServiceError("style_manage_server")
+            await defer_early(interaction)  # before the database: answered within 3 s
             await self.bot.styles.choose("guild", interaction.guild_id, chosen)
             key = f"style.set_server.{chosen}"
         else:
+            await defer_early(interaction)  # before the database: answered within 3 s
             await self.bot.styles.choose("user", interaction.user.id, chosen)
             key = f"style.set_me.{chosen}"
-        await interaction.response.send_message(t(key), ephemeral=True)
+        await answer(interaction, t(key))
 
     # -------------------------------------------------------------- ratings
 
@@ -512,13 +512,15 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         if scope == "server" and interaction.guild_id is None:
             raise ServiceError("leaderboard_server_dm")
         scope_id = "global" if scope == "global" else str(interaction.guild_id)
+        # The one read before the (public) defer, bounded by DATABASE_TIMEOUT (under
+        # Discord's 3 s), so that an empty leaderboard is answered privately.
+        found = await leaderboard_page(self.bot, scope_id, 0)
+        await defer_public(interaction)
         with i18n.use(await public_language(interaction)):
-            text, view = await leaderboard_message(self.bot, scope_id, 0)
+            text, view = await leaderboard_message(self.bot, scope_id, 0, found)
             if scope == "server" and interaction.guild_id is not None:
                 view = await with_link(view, self.bot, "ladder", interaction.guild_id, interaction.guild_id)
-        await interaction.response.send_message(
-            text, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
-        )
+        await answer_public(interaction, text, view=view)
 
     @app_commands.command(name=cmd("stats"), description=ls("cmd.stats"))
     @app_commands.rename(member=opt("member"))
@@ -527,9 +529,10 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         """Privately: the member's ratings, and what the asker may see of their games
         here (this server's, and the asker's own in DMs)."""
         target = member or interaction.user
+        await defer_early(interaction)  # before the database: answered within 3 s
         await require_member(interaction, target)
         text = await stats_text(self.bot, target, audience=audience_of(interaction))
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await answer(interaction, text)
 
     # --------------------------------------------------------- game records
 
@@ -540,12 +543,11 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         """Privately: the member's finished games that the asker may see here (this
         server's, and the asker's own in DMs)."""
         target = member or interaction.user
+        await defer_early(interaction)  # before the database: answered within 3 s
         await require_member(interaction, target)
         self.bot.names.remember(target)
         text, view = await history_message(self.bot, target.id, 0, audience=audience_of(interaction))
-        await interaction.response.send_message(
-            text, view=view or discord.utils.MISSING, ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        await answer(interaction, text, view=view)
 
     @app_commands.command(name=cmd("replay"), description=ls("cmd.replay"))
     @app_commands.rename(game=opt("game"), step=opt("step"))
@@ -553,6 +555,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     async def replay(
         self, interaction: Interaction, game: app_commands.Range[int, 1], step: app_commands.Range[int, 0] = 0
     ) -> None:
+        await defer_early(interaction)  # before the database: answered within 3 s
         await send_replay(interaction, game, step)
 
     @app_commands.command(name=cmd("web"), description=ls("cmd.web"))
@@ -569,17 +572,17 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         if web is None or web.links is None:
             await interaction.response.send_message(t("web.links_unavailable"), ephemeral=True)
             return
+        await defer_early(interaction)  # before the database: answered within 3 s
         await web.links.set_enabled(interaction.guild_id, links)
-        await interaction.response.send_message(
-            t("web.links_on" if links else "web.links_off"), ephemeral=True
-        )
+        await answer(interaction, t("web.links_on" if links else "web.links_off"))
 
     @app_commands.command(name=cmd("export"), description=ls("cmd.export"))
     @app_commands.rename(game=opt("game"))
     @app_commands.describe(game=ls("cmd.replay.game"))
     async def export(self, interaction: Interaction, game: app_commands.Range[int, 1]) -> None:
+        await defer_early(interaction)  # before the database: answered within 3 s
         text, file = await export_file(interaction, game)
-        await interaction.response.send_message(text, file=file, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await answer(interaction, text, file=file)
 
 
 async def setup(bot: SchottenBot) -> None:

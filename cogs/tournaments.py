@@ -30,7 +30,15 @@ from bot.tournaments import bracket_text, standings, standings_lines
 from cogs.table.requests import Publishing, publishing
 from cogs.ui import Interaction
 from cogs.ui.components import Button, Component, buttons
-from cogs.ui.replies import MAX_MESSAGE, NO_MENTIONS, public_language
+from cogs.ui.replies import (
+    MAX_MESSAGE,
+    NO_MENTIONS,
+    answer,
+    answer_public,
+    defer_early,
+    defer_public,
+    public_language,
+)
 from rules.game import GameOptions
 
 log = logging.getLogger(__name__)
@@ -127,13 +135,14 @@ class SignupButton(Component[Button], template=r"st:tour:(?P<id>\d+):(?P<what>jo
     async def run(self, interaction: Interaction) -> None:
         bot = interaction.client
         bot.names.remember(interaction.user)
+        await defer_early(interaction)  # before the database: answered within 3 s
         if self.join:
             row = await bot.tournaments.join(self.tournament_id, interaction.user.id)
             reply = t("tournament.joined", name=escaped(row.name))
         else:
             await leave(interaction, self.tournament_id, exact=True)
             return
-        await interaction.response.send_message(reply, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await answer(interaction, reply)
         await refresh_signup(bot, self.tournament_id)
 
 
@@ -157,6 +166,8 @@ async def create(
     perms = interaction.permissions
     if not (perms.manage_guild or perms.manage_events):
         raise ServiceError("tournament_permission")
+    # Before the database: answered within 3 s (a refusal found in it is then public).
+    await defer_public(interaction)
     row = await bot.tournaments.create(
         guild_id=interaction.guild_id,
         channel_id=interaction.channel_id,
@@ -173,8 +184,7 @@ async def create(
     state = await bot.tournaments.state(row.id)
     with i18n.use(await public_language(interaction)):
         text, view = await signup_text(bot, state), signup_view(row.id)
-    await interaction.response.send_message(text, view=view, allowed_mentions=NO_MENTIONS)
-    message = await interaction.original_response()
+    message = await answer_public(interaction, text, view=view)
     await bot.tournaments.set_message(row.id, "signup", message.id)
 
 
@@ -185,10 +195,10 @@ def _manager(interaction: Interaction) -> bool:
 async def start(interaction: Interaction, tournament: int | None) -> None:
     bot = interaction.client
     publisher = publishing(bot)
+    await defer_early(interaction)  # before the database: answered within 3 s
     row = await bot.tournaments.find(interaction.guild_id, interaction.channel_id, tournament)
-    await interaction.response.defer(ephemeral=True, thinking=True)
     made = await bot.tournaments.start(row.id, interaction.user.id, manager=_manager(interaction))
-    await interaction.followup.send(t("tournament.started", name=escaped(row.name)), ephemeral=True)
+    await answer(interaction, t("tournament.started", name=escaped(row.name)))
     await refresh_signup(bot, row.id)
     await show_rounds(bot, publisher, [made])
     for more in await bot.tournaments.advance(row.id):  # a round of byes only, say
@@ -201,11 +211,11 @@ async def leave(
     """Leave (or, with ``member``, kick) the tournament; games in progress are resigned.
     ``exact``: ``tournament`` is the id of a Leave button's own tournament."""
     bot = interaction.client
+    await defer_early(interaction)  # before the database: answered within 3 s
     if exact and tournament is not None:
         row = await bot.tournaments.get(tournament)
     else:
         row = await bot.tournaments.find(interaction.guild_id, interaction.channel_id, tournament)
-    await interaction.response.defer(ephemeral=True, thinking=True)
     if member is None:
         gone = await bot.tournaments.leave(row.id, interaction.user.id)
         text = t("tournament.left", name=escaped(row.name))
@@ -218,7 +228,7 @@ async def leave(
         except ServiceError:
             continue  # ended meanwhile
         await publishing(bot).publish(outcome)
-    await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    await answer(interaction, text)
     if gone.before_start:
         await refresh_signup(bot, row.id)
     else:
@@ -227,11 +237,10 @@ async def leave(
 
 async def cancel(interaction: Interaction, tournament: int | None) -> None:
     bot = interaction.client
+    await defer_early(interaction)  # before the database: answered within 3 s
     row = await bot.tournaments.find(interaction.guild_id, interaction.channel_id, tournament)
     row = await bot.tournaments.cancel(row.id, interaction.user.id, manager=_manager(interaction))
-    await interaction.response.send_message(
-        t("tournament.cancelled", name=escaped(row.name)), ephemeral=True, allowed_mentions=NO_MENTIONS
-    )
+    await answer(interaction, t("tournament.cancelled", name=escaped(row.name)))
     await refresh_signup(bot, row.id)
     channel = bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
     with i18n.use(await bot.languages.for_guild(row.guild_id)):
@@ -241,27 +250,27 @@ async def cancel(interaction: Interaction, tournament: int | None) -> None:
 
 async def standings_command(interaction: Interaction, tournament: int | None) -> None:
     bot = interaction.client
+    await defer_early(interaction)  # before the database: answered within 3 s
     row = await bot.tournaments.find(interaction.guild_id, interaction.channel_id, tournament)
     with i18n.use(await public_language(interaction)):
         text = await standings_text(bot, await bot.tournaments.state(row.id))
-    await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    await answer(interaction, text)
 
 
 async def list_command(interaction: Interaction) -> None:
     bot = interaction.client
     if interaction.guild_id is None:
         raise ServiceError("tournament_guild_only")
+    await defer_early(interaction)  # before the database: answered within 3 s
     rows = await bot.tournaments.of_guild(interaction.guild_id)
     if not rows:
-        await interaction.response.send_message(t("tournament.list_none"), ephemeral=True)
+        await answer(interaction, t("tournament.list_none"))
         return
     lines = [t("tournament.list_header")]
     for row in rows[:25]:
         state = t(f"tournament.status.{row.status}", round=row.round, rounds=row.rounds or "?")
         lines.append(t("tournament.list_line", title=title(row), state=state, channel=f"<#{row.channel_id}>"))
-    await interaction.response.send_message(
-        _fit("\n".join(lines)), ephemeral=True, allowed_mentions=NO_MENTIONS
-    )
+    await answer(interaction, _fit("\n".join(lines)))
 
 
 # ---------------------------------------------------------------- rounds

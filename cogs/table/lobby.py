@@ -29,7 +29,7 @@ from bot.text.catalogue import t
 from cogs.table.requests import publishing, tell_dm_tip
 from cogs.ui import Interaction
 from cogs.ui.components import Button, Component, buttons
-from cogs.ui.replies import NO_MENTIONS, public_language
+from cogs.ui.replies import NO_MENTIONS, answer_public, defer_public, defer_update, public_language, update
 from rules.ai import LEVELS
 from rules.game import GameOptions
 from rules.rulesets import get_ruleset
@@ -92,6 +92,9 @@ async def challenge(
         raise ServiceError("not_a_member")
     bot.names.remember(user)
     bot.names.remember(opponent)
+    # Before the database: answered within 3 s. A refusal found in the database (a
+    # challenge pending, a limit) then fills the public message (a Rematch's: private).
+    await defer_public(interaction)
     made = await bot.challenges.create(
         guild_id=interaction.guild.id,
         channel_id=interaction.channel_id,
@@ -102,12 +105,12 @@ async def challenge(
     )
     with i18n.use(await public_language(interaction)):
         text, answers = challenge_text(made, rematch_of), challenge_view(made.id)
-    await interaction.response.send_message(
+    message = await answer_public(
+        interaction,
         text,
         view=answers,
         allowed_mentions=discord.AllowedMentions(users=[opponent], roles=False, everyone=False),
     )
-    message = await interaction.original_response()
     await bot.challenges.set_message(made.id, message.id)
 
 
@@ -140,9 +143,10 @@ async def practice(interaction: Interaction, options: GameOptions, level: str = 
     user = interaction.user
     level = level if level in LEVELS else DEFAULT_LEVEL
     channel_id = interaction.channel_id if interaction.guild is not None else None
-    # Before the (public) defer, so that a refusal is answered privately.
+    # Before the (public) defer, so that a refusal is answered privately: one read,
+    # bounded by DATABASE_TIMEOUT (under Discord's 3 s), the only database call before it.
     await bot.opponent.check_new_game(user.id, channel_id)
-    await interaction.response.defer(thinking=True)
+    await defer_public(interaction)
     bot.names.remember(user)
     bot.names.remember(me)
     record = await bot.service.create_game(
@@ -157,7 +161,7 @@ async def practice(interaction: Interaction, options: GameOptions, level: str = 
     key = "practice.started" if channel_id is not None else "practice.started_dm"
     with i18n.use(await public_language(interaction)):
         text = t(key, mention=user.mention, level=t(f"level.{level}"), game_id=record.id)
-    await interaction.followup.send(text, allowed_mentions=NO_MENTIONS)
+    await answer_public(interaction, text)
     await publishing(bot).start(record)
     bot.opponent.notice(await bot.service.get(record.id))
     await tell_dm_tip(interaction, record.id)
@@ -187,16 +191,17 @@ class ChallengeButton(Component[Button], template=r"st:chal:(?P<id>\d+):(?P<answ
 
     async def run(self, interaction: Interaction) -> None:
         bot, challenge_id = interaction.client, self.challenge_id
+        # Before the database (and creating the game and sending DMs may take a
+        # moment): answered within 3 s; a refusal is then a private follow-up.
+        await defer_update(interaction)
         if not self.accept:
             declined = await bot.challenges.decline(challenge_id, interaction.user.id)
             with i18n.use(await public_language(interaction)):
                 text = t("challenge.declined", **_who(declined.row))
                 answers = challenge_view(challenge_id, disabled=True)
-            await interaction.response.edit_message(content=text, view=answers, allowed_mentions=NO_MENTIONS)
+            await update(interaction, content=text, view=answers)
             return
         await bot.challenges.check(challenge_id, interaction.user.id)
-        # Creating the game and sending DMs may take a moment: answer within 3 s.
-        await interaction.response.defer()
         bot.names.remember(interaction.user)
         accepted, record = await bot.challenges.accept(challenge_id, interaction.user.id)
         with i18n.use(await public_language(interaction)):
@@ -227,6 +232,9 @@ class RematchButton(Component[Button], template=r"st:rematch:(?P<game>\d+)"):
 
     async def run(self, interaction: Interaction) -> None:
         bot, game_id = interaction.client, self.game_id
+        # Before the database: answered within 3 s; the challenge is then a public
+        # follow-up, a refusal a private one.
+        await defer_update(interaction)
         record = await bot.service.get(game_id)
         if record.is_active:
             raise ServiceError("rematch_in_progress", game_id=game_id)

@@ -35,7 +35,7 @@ from bot.text.render import describe_hint
 from cogs.table.messages import Names, Picture, attachments, upload
 from cogs.ui import Interaction
 from cogs.ui.components import Button, Component, Select, select_menu
-from cogs.ui.replies import LOADING, NO_MENTIONS, answer, defer_early
+from cogs.ui.replies import LOADING, answer, defer_early, defer_update, update
 from rules.cards import Card
 from rules.game import Applied
 from rules.moves import Claim, Draw, Move, Pass, parse_move
@@ -186,6 +186,7 @@ async def redraw(interaction: Interaction, game_id: int, version: int, selection
     """A card, stone or ruse step was chosen: redraw the controls with it."""
     if not _private(interaction):
         raise ServiceError("controls_not_private")
+    await defer_update(interaction)  # before the database: answered within 3 s
     # Read again if the control is newer than this process's copy (another process
     # published that version); StaleControl only for a control older than the game.
     record = await interaction.client.service.current(game_id, version)
@@ -194,7 +195,7 @@ async def redraw(interaction: Interaction, game_id: int, version: int, selection
     message = interaction.message
     as_text = message is not None and bool(message.attachments)
     controls = publishing(interaction.client).controls(record, player, selection, as_text=as_text)
-    await interaction.response.edit_message(view=controls)
+    await update(interaction, view=controls)
 
 
 async def hint(interaction: Interaction, record: LiveGame) -> None:
@@ -207,10 +208,11 @@ async def hint(interaction: Interaction, record: LiveGame) -> None:
         raise GameFinished(record.id)
     if record.current_player != player:
         raise ServiceError("not_your_turn")
-    # The search may take a second or more on a busy machine.
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    # The search may take a second or more on a busy machine (deferred already when
+    # the game was read from the database).
+    await defer_early(interaction)
     suggestion = await interaction.client.opponent.hint(record, player)
-    await interaction.followup.send(describe_hint(suggestion), ephemeral=True)
+    await answer(interaction, describe_hint(suggestion))
 
 
 async def show_hand(interaction: Interaction, game_id: int) -> None:
@@ -284,6 +286,7 @@ class ShowTextButton(Component[Button], template=r"st:txt:(?P<game>\d+):(?P<vers
         return cls(int(match["game"]), int(match["version"]), match["what"])
 
     async def run(self, interaction: Interaction) -> None:
+        await defer_early(interaction)  # before the database: answered within 3 s
         record = await interaction.client.service.reload(self.game_id)
         names = await _names(interaction, record)
         table = publishing(interaction.client)
@@ -294,7 +297,7 @@ class ShowTextButton(Component[Button], template=r"st:txt:(?P<game>\d+):(?P<vers
             raise GameNotFound(record.id)  # the game's own server, or its players: ids are sequential
         else:
             text = table.board(record, names)
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await answer(interaction, text)
 
 
 # ---------------------------------------------------------------- hand controls
@@ -426,6 +429,7 @@ class HintButton(Component[Button], template=r"st:hint:(?P<game>\d+):(?P<version
     async def run(self, interaction: Interaction) -> None:
         # Read again if the button is newer than this process's copy; StaleControl for
         # a button from an earlier turn.
+        await defer_early(interaction)  # before the database: answered within 3 s
         await hint(interaction, await interaction.client.service.current(self.game_id, self.version))
 
 

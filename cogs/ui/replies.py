@@ -93,6 +93,7 @@ async def public_language(interaction: Interaction) -> str:
 
 
 LOADING = "loading"  # interaction.extras: deferred by defer_early, nothing shown yet
+PUBLIC = "public"  # interaction.extras: deferred by defer_public, its "thinking" seen by all
 
 
 async def defer_early(interaction: Interaction) -> None:
@@ -102,6 +103,67 @@ async def defer_early(interaction: Interaction) -> None:
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
         interaction.extras[LOADING] = True
+
+
+async def defer_public(interaction: Interaction) -> None:
+    """Acknowledge a command whose answer everyone in the channel sees ("thinking..."
+    in public) before any database work. An error after it is still answered
+    privately (:func:`reply_error`: the public message is completed, the error sent as
+    an ephemeral follow-up, the public message deleted)."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(thinking=True)
+        interaction.extras[LOADING] = True
+        interaction.extras[PUBLIC] = True
+
+
+async def defer_update(interaction: Interaction) -> None:
+    """Acknowledge a click on a component that edits its own message (no "thinking"),
+    before any database work; :func:`update` then edits the message, an error is a
+    private follow-up."""
+    if not interaction.response.is_done():
+        await interaction.response.defer()
+
+
+async def update(
+    interaction: Interaction,
+    *,
+    content: str | None = None,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Edit the clicked component's message, whether or not :func:`defer_update` ran."""
+    if interaction.response.is_done():
+        if content is None:
+            await interaction.edit_original_response(view=view, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.edit_original_response(content=content, view=view, allowed_mentions=NO_MENTIONS)
+    elif content is None:
+        await interaction.response.edit_message(view=view, allowed_mentions=NO_MENTIONS)
+    else:
+        await interaction.response.edit_message(content=content, view=view, allowed_mentions=NO_MENTIONS)
+
+
+async def answer_public(
+    interaction: Interaction,
+    content: str,
+    *,
+    view: discord.ui.View | None = None,
+    allowed_mentions: discord.AllowedMentions = NO_MENTIONS,
+) -> discord.Message:
+    """A public answer: the message :func:`defer_public` made, else a new message
+    (a follow-up after :func:`defer_update`); returns it (its id is kept by some)."""
+    interaction.extras.pop(PUBLIC, None)
+    if interaction.extras.pop(LOADING, False):
+        return await interaction.edit_original_response(
+            content=content, view=view, allowed_mentions=allowed_mentions
+        )
+    if interaction.response.is_done():
+        return await interaction.followup.send(
+            content, view=view or discord.utils.MISSING, allowed_mentions=allowed_mentions, wait=True
+        )
+    await interaction.response.send_message(
+        content, view=view or discord.utils.MISSING, allowed_mentions=allowed_mentions
+    )
+    return await interaction.original_response()
 
 
 async def answer(
@@ -151,7 +213,13 @@ async def reply_error(interaction: Interaction, error: BaseException, *, logged:
         log.error("unexpected error (command=%s custom_id=%s)", command, custom_id, exc_info=error)
     text = message_for(error, interaction)[:MAX_MESSAGE]
     try:
-        if interaction.extras.pop(LOADING, False):
+        if interaction.extras.pop(PUBLIC, False) and interaction.extras.pop(LOADING, False):
+            # A follow-up would fill the public "thinking" message: complete it with
+            # nothing to read, answer privately, then delete it.
+            await interaction.edit_original_response(content="\u2026", allowed_mentions=NO_MENTIONS)
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await interaction.delete_original_response()
+        elif interaction.extras.pop(LOADING, False):
             await interaction.edit_original_response(content=text, allowed_mentions=NO_MENTIONS)
         elif interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
@@ -174,7 +242,10 @@ __all__ = [
     "NO_MENTIONS",
     "ComponentError",
     "answer",
+    "answer_public",
     "defer_early",
+    "defer_public",
+    "defer_update",
     "display_name",
     "is_database_error",
     "is_user_error",
@@ -183,4 +254,5 @@ __all__ = [
     "reply_error",
     "report",
     "unwrap",
+    "update",
 ]

@@ -23,6 +23,15 @@ def setup_members(env: simcord.Env, names: tuple[str, ...] = ("alice", "bob")) -
     return guild, channel, members
 
 
+def private_text(result: Any) -> str:
+    """What only the member who acted sees: an ephemeral reply and ephemeral follow-ups
+    (a click that edits its own message, or a public acknowledgement, is refused in an
+    ephemeral follow-up)."""
+    shown = [result.response] if result.ephemeral and result.response is not None else []
+    shown += [f for f in result.followups if f.ephemeral]
+    return "".join(m.content for m in shown)
+
+
 def flat_components(message: Any) -> list[dict[str, Any]]:
     rows = message.components
     out: list[dict[str, Any]] = []

@@ -37,10 +37,12 @@ def members_by_turn(bot: Any, record: Any, members: tuple[Any, ...]) -> tuple[An
 
 
 def assert_refused(result: Any, text: str) -> None:
-    assert result.ephemeral, "errors are ephemeral"
-    shown = result.response.content if result.response is not None else ""
-    shown += "".join(f.content for f in result.followups)
-    assert text in shown, shown
+    """Refused privately: in the ephemeral reply, or (a click that edits its own message
+    acknowledges first) in an ephemeral follow-up."""
+    private = [result.response] if result.ephemeral and result.response is not None else []
+    private += [f for f in result.followups if f.ephemeral]
+    shown = "".join(m.content for m in private)
+    assert text in shown, "errors are private: " + shown
 
 
 async def snapshot(bot: Any, channel: Any, game_id: int) -> tuple[int, int]:

@@ -9,7 +9,7 @@ from typing import Any
 import simcord
 
 from bot.app import create_bot
-from tests.cogs.helpers import challenge_and_accept, dm_turn, flat_components, setup_members
+from tests.cogs.helpers import challenge_and_accept, dm_turn, flat_components, private_text, setup_members
 
 
 def end_message(channel: Any, game_id: int) -> Any:
@@ -27,7 +27,7 @@ async def test_rematch_pressed_by_either_player_and_accepted_by_the_other(simcor
 
     # Someone who did not play is refused, privately, and nothing is created.
     refused = await carol.click(end, label="Rematch")
-    assert refused.ephemeral and "Only the two players" in refused.response.content
+    assert "Only the two players" in private_text(refused)
     assert await bot.db.challenges.pending_challenges() == []
 
     # The loser asks; the offer goes to the winner.
@@ -37,16 +37,16 @@ async def test_rematch_pressed_by_either_player_and_accepted_by_the_other(simcor
     assert f"wants a rematch of game #{game_id}" in offer.content
     assert str(alice.id) in offer.content
     again = await bob.click(end, label="Rematch")
-    assert again.ephemeral and "already challenged" in again.response.content
+    assert "already challenged" in private_text(again)
     not_yours = await bob.click(offer, label="Accept")
-    assert not_yours.ephemeral
+    assert private_text(not_yours)
     accepted = await alice.click(offer, label="Accept")
     assert "has started" in accepted.response.content
     rematch = (await bot.service.active_games_for(alice.id))[0]
     assert set(rematch.players) == {alice.id, bob.id} and rematch.players[0] == bob.id
     # While the rematch is being played, another one is refused.
     busy = await alice.click(end, label="Rematch")
-    assert busy.ephemeral and "already have a game" in busy.response.content
+    assert "already have a game" in private_text(busy)
 
 
 async def test_a_declined_rematch_counts_for_nothing(simcord_env, simcord_bot):

@@ -27,6 +27,7 @@ from tests.cogs.helpers import (
     dm_message,
     flat_components,
     hand_in,
+    private_text,
     setup_members,
 )
 
@@ -422,7 +423,7 @@ async def test_switching_cards_and_stale_steps(simcord_env, simcord_bot):
     # The Traitor step from before that move is refused and changes nothing.
     version = (await bot.service.get(game_id)).version
     result = await p0.select(stale, ["6"], custom_id=component(stale, "st:dst:")["custom_id"])
-    assert result.ephemeral and "earlier turn" in result.response.content
+    assert "earlier turn" in private_text(result)
     assert (await bot.service.get(game_id)).version == version
 
 

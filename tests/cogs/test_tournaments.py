@@ -13,6 +13,7 @@ import simcord
 
 from bot.app import SchottenBot, create_bot
 from bot.games.errors import ServiceError
+from tests.cogs.helpers import private_text
 
 ORGANISER = "olga"
 
@@ -141,7 +142,7 @@ async def test_bad_input_changes_nothing(simcord_env, simcord_bot):
         ({"name": "   ", "format": "swiss"}, "needs a name"),
     ):
         answer = await organiser.slash(channel, "schotten tournament create", **options)
-        assert answer.ephemeral and fragment in answer.response.content, answer.response.content
+        assert fragment in private_text(answer), answer
     assert await bot.tournaments.of_guild(channel.guild.id) == []
     created = await organiser.slash(
         channel, "schotten tournament create", name="@everyone <@1> cup", format="swiss"
