@@ -9,8 +9,8 @@ accepted with its game, or not at all.
 Fair share: a member may have ``max_open`` challenges open, a channel ``max_channel``;
 both are counted in the database, so several processes agree. After a challenge was
 declined or expired, its challenger may challenge the same member again only
-``rechallenge_cooldown`` seconds later; that is remembered by the process that saw the
-answer (the table of challenges keeps no time of answer). Each is a ``LimitReached``
+``rechallenge_cooldown`` seconds later, counted from the answer's time stored with the
+challenge (migration 9), so this too holds across processes. Each is a ``LimitReached``
 saying when it frees, raised before anything is stored or posted. 0 means no limit.
 """
 
@@ -25,7 +25,6 @@ from typing import Protocol
 
 from bot.games.errors import LimitReached, ServiceError, UserRef
 from bot.games.live import LiveGame
-from bot.games.lru import LRU
 from bot.games.matches import MatchService
 from bot.games.service import GameService
 from bot.storage import ChallengeRow, ChallengeStore, Repositories
@@ -36,9 +35,6 @@ log = logging.getLogger(__name__)
 #: Challenges expired (and their messages edited) per round of the timers: a backlog
 #: (after a restart, a flood) is worked off over several rounds, not in one burst.
 EXPIRED_PER_ROUND = 25
-#: Challenger and member pairs whose last challenge went unanswered, remembered for the
-#: cooldown; the oldest are forgotten first.
-UNANSWERED_KEPT = 10_000
 
 
 @dataclass(frozen=True)
@@ -90,8 +86,6 @@ class ChallengeService:
         self.max_open = max_open
         self.max_channel = max_channel
         self.rechallenge_cooldown = rechallenge_cooldown
-        # (challenger, opponent) -> when their last challenge was declined or expired.
-        self._unanswered: LRU[tuple[int, int], float] = LRU(UNANSWERED_KEPT)
 
     async def create(
         self,
@@ -141,7 +135,7 @@ class ChallengeService:
     ) -> None:
         """``LimitReached`` if this challenge would be over one of the limits."""
         if self.rechallenge_cooldown:
-            unanswered = self._unanswered.get((challenger_id, opponent_id))
+            unanswered = await self.db.challenges.last_unanswered(challenger_id, opponent_id)
             if unanswered is not None and now < unanswered + self.rechallenge_cooldown:
                 raise LimitReached(
                     "limit_rechallenge",
@@ -171,10 +165,6 @@ class ChallengeService:
                     until=math.ceil(min(p.expires_at for p in here)),
                 )
 
-    def _went_unanswered(self, row: ChallengeRow, when: float) -> None:
-        if row.opponent_id is not None:
-            self._unanswered.put((row.challenger_id, row.opponent_id), when)
-
     async def set_message(self, challenge_id: int, message_id: int) -> None:
         await self.db.challenges.set_challenge_message(challenge_id, message_id)
 
@@ -194,9 +184,8 @@ class ChallengeService:
 
     async def decline(self, challenge_id: int, user_id: int) -> Challenge:
         row = await self._open(challenge_id, user_id)
-        if not await self.db.challenges.resolve_challenge(challenge_id, "declined"):
+        if not await self.db.challenges.resolve_challenge(challenge_id, "declined", now=self.clock()):
             raise ServiceError("challenge_gone")
-        self._went_unanswered(row, self.clock())
         return _challenge(row)
 
     async def accept(self, challenge_id: int, user_id: int) -> tuple[Challenge, LiveGame]:
@@ -242,8 +231,7 @@ class ChallengeService:
         call expired."""
         expired = []
         for row in (await self.db.challenges.expired_challenges(self.clock()))[:limit]:
-            if await self.db.challenges.resolve_challenge(row.id, "expired"):
-                self._went_unanswered(row, row.expires_at)
+            if await self.db.challenges.resolve_challenge(row.id, "expired", now=row.expires_at):
                 expired.append(_challenge(row))
         return expired
 

@@ -86,19 +86,38 @@ class ChallengeStore:
         )
 
     async def resolve_challenge(
-        self, challenge_id: int, status: ChallengeStatus, *, game_id: int | None = None
+        self,
+        challenge_id: int,
+        status: ChallengeStatus,
+        *,
+        game_id: int | None = None,
+        now: float | None = None,
     ) -> bool:
-        """Move a pending challenge to ``status``. Returns False if it was no longer pending,
-        so that of two simultaneous answers (accept and cancel, or two accepts) one wins."""
+        """Move a pending challenge to ``status`` (answered at ``now``). Returns False if it
+        was no longer pending, so that of two simultaneous answers (accept and cancel, or
+        two accepts) one wins."""
         return (
             await self._db.execute(
-                "UPDATE challenges SET status = $1, game_id = $2 WHERE id = $3 AND status = 'pending'",
+                "UPDATE challenges SET status = $1, game_id = $2, resolved_at = $3"
+                " WHERE id = $4 AND status = 'pending'",
                 status,
                 game_id,
+                now,
                 challenge_id,
             )
             == 1
         )
+
+    async def last_unanswered(self, challenger_id: int, opponent_id: int) -> float | None:
+        """When ``challenger_id``'s latest challenge to ``opponent_id`` was declined or
+        expired, if one was (the re-challenge cooldown counts from then)."""
+        value = await self._db.value(
+            "SELECT MAX(resolved_at) FROM challenges WHERE challenger_id = $1 AND opponent_id = $2"
+            " AND status IN ('declined', 'expired')",
+            challenger_id,
+            opponent_id,
+        )
+        return None if value is None else float(value)
 
     # -- matches ---------------------------------------------------------------------
 
