@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import ipaddress
 import json
 import logging
@@ -36,22 +35,20 @@ from bot.archive.history import FinishedGame, History
 from bot.archive.record_file import export_game
 from bot.community.ratings import GLOBAL_SCOPE, guild_scope
 from bot.community.stats import Rankings
-from bot.community.tournaments import TournamentState, read_bracket, read_state
 from bot.games.errors import ServiceError
 from bot.games.live import LiveGame
 from bot.pictures.board import board_png
 from bot.pictures.cache import PictureCache, PictureKey
-from bot.storage import MatchRow, RatingStore, TournamentRow, TournamentStore
+from bot.storage import MatchRow, RatingStore, TournamentStore
 from bot.text import i18n
 from bot.text.catalogue import t
 from bot.text.notation import card_text
 from bot.text.render import render_move, render_result
-from bot.tournaments import bracket_text, standings
-from bot.tournaments.standings import format_points
 from bot.web import pages
 from bot.web.feeds import Feeds
 from bot.web.links import Links
 from bot.web.tokens import Kind, Signer
+from bot.web.tournaments import tournament_views
 from rules.game import Game
 
 log = logging.getLogger(__name__)
@@ -65,7 +62,6 @@ MAX_STREAMS_PER_ADDRESS = 8  # open live pages (event streams) from one address
 KEEPALIVE = 15.0  # seconds between comments on an idle event stream (proxies close idle ones)
 LADDER_TTL = 5.0  # seconds a server's ladder is reused
 HISTORY_GAMES = 100  # the recent rated games a ladder's charts are drawn from
-LADDER_TOURNAMENTS = 10  # the newest tournaments a ladder shows
 
 
 class GameSource(Protocol):
@@ -522,97 +518,8 @@ async def _ladder_html(sources: Sources, guild_id: int, page: int, path: str) ->
         pages=pages_count,
         links=links,
         recent=recent,
-        tournaments=await _tournaments(sources, guild_id),
+        tournaments=await tournament_views(sources.tournaments, sources.matches, sources.names, guild_id),
     )
-
-
-async def _tournaments(sources: Sources, guild_id: int) -> list[pages.TournamentView]:
-    """The server's newest tournaments as the ladder shows them: the data of the
-    Discord standings message (``cogs.tournaments.standings_text``), as HTML's."""
-    store = sources.tournaments
-    if store is None:
-        return []
-    rows = await store.of_guild(guild_id, ("open", "running", "finished"))
-    shown = []
-    for row in rows[:LADDER_TOURNAMENTS]:
-        state = await read_state(store, row) if row.status != "open" else None
-        shown.append(await _tournament(sources, row.guild_id, state, row))
-    return shown
-
-
-async def _tournament(
-    sources: Sources, guild_id: int, state: TournamentState | None, row: TournamentRow
-) -> pages.TournamentView:
-    status = t("web.running") if row.status == "running" else t(f"tournament.status.{row.status}")
-    round_text = "–" if row.status == "open" else f"{row.round} / {row.rounds or '?'}"
-    view = pages.TournamentView(
-        id=row.id,
-        name=row.name,
-        format=t(f"tournament.format.{row.format}"),
-        round=round_text,
-        status=status,
-        standings=[],
-        bracket=[],
-        pairings_round=row.round,
-        pairings=[],
-    )
-    if state is None:
-        return view
-    ids = [entrant.user_id for entrant in state.entrants]
-    ids += [p for pairing in state.pairings for p in (pairing.white, pairing.black) if p is not None]
-    names = {user_id: await sources.names.name(user_id, guild_id) for user_id in dict.fromkeys(ids)}
-    standing_rows: list[pages.StandingRow] = []
-    bracket: list[str] = []
-    scores: dict[tuple[int, int], tuple[int, int]] = {}
-    if row.format == "knockout":
-        if sources.matches is not None:
-            shape = await read_bracket(state, sources.matches)
-            scores = shape.scores
-            bracket = bracket_text(
-                shape.rounds,
-                names,
-                scores=scores,
-                champion=shape.champion,
-                titles=[t("web.round_title", round=n + 1) for n in range(len(shape.rounds))],
-                bye=t("tournament.bye"),
-            )
-    else:
-        for standing in standings(state.core_entrants(), state.results, state.byes()):
-            standing_rows.append(
-                pages.StandingRow(
-                    rank=standing.rank,
-                    name=names.get(standing.user_id, f"#{standing.user_id}"),
-                    points=format_points(standing.points),
-                    buchholz=format_points(standing.buchholz_cut1),
-                    sonneborn=format_points(standing.sonneborn_berger),
-                    stones=standing.stones,
-                    withdrawn=standing.withdrawn,
-                )
-            )
-    lines = []
-    for pairing in state.pairings:
-        if pairing.round != row.round:
-            continue
-        if pairing.black is None:
-            result = ""
-        elif not pairing.done:
-            result = t("web.in_play")
-        elif (pairing.round, pairing.white) in scores:
-            won, lost = scores[(pairing.round, pairing.white)]
-            result = f"{won}-{lost}"
-        elif pairing.winner_id is None:
-            result = "½-½"
-        else:
-            result = "1-0" if pairing.winner_id == pairing.white else "0-1"
-        lines.append(
-            pages.PairingLine(
-                board=pairing.board,
-                white=names.get(pairing.white, f"#{pairing.white}"),
-                black=None if pairing.black is None else names.get(pairing.black, f"#{pairing.black}"),
-                result=result,
-            )
-        )
-    return dataclasses.replace(view, standings=standing_rows, bracket=bracket, pairings=lines)
 
 
 # ------------------------------------------------------------------------ app

@@ -45,6 +45,7 @@ from bot.games.live import LiveGame, MoveOutcome
 from bot.games.lru import LRU
 from bot.text import i18n
 from bot.text.catalogue import t
+from cogs.table.dms import DirectMessages, nonce, recent_messages
 from cogs.table.layouts import board_view, hand_controls, with_text_button
 from cogs.table.lobby import rematch_view
 from cogs.table.messages import (
@@ -65,21 +66,8 @@ from rules.view import PlayerView
 
 log = logging.getLogger(__name__)
 
-CANNOT_DM = 50007  # Discord's error code: the user does not accept DMs from us
 VIEWS_KEPT = 32  # a move renders each seat's view a few times; a view is cheap to redo
-# How far back the recovery looks for what an interrupted publication already posted:
-# one request each (Discord's maximum is 100). A busy channel may have buried it deeper.
-RECENT_MESSAGES = 50
-RECENT_DMS = 10
 BOARD_BUTTON = ShowHandButton.__discord_ui_compiled_template__
-
-
-def _nonce(record: LiveGame, what: str) -> str:
-    """The nonce of one message a publication sends (``what``: b board, e end, r
-    reminder, d0/d1 a DM). With it Discord (``enforce_nonce``) returns the message it
-    already made for the same nonce within a few minutes instead of making another:
-    a send repeated after a lost answer, or by the recovery soon after a crash."""
-    return f"st{record.id}.{record.version}{what}"[:25]
 
 
 def _boards_of(messages: Iterable[discord.Message], game_id: int) -> list[tuple[discord.Message, int | None]]:
@@ -114,7 +102,7 @@ def _mentioning(user_id: int | None) -> discord.AllowedMentions:
     return discord.AllowedMentions(users=[discord.Object(user_id)], roles=False, everyone=False)
 
 
-class Publisher:
+class Publisher(DirectMessages):
     def __init__(self, bot: SchottenBot) -> None:
         self.bot = bot
         self._publish_locks: dict[int, asyncio.Lock] = {}
@@ -340,7 +328,7 @@ class Publisher:
             try:
                 if not (recovering and await self._posted(channel, text)):
                     await channel.send(
-                        text, allowed_mentions=_mentioning(record.current_user), nonce=_nonce(record, "r")
+                        text, allowed_mentions=_mentioning(record.current_user), nonce=nonce(record, "r")
                     )
             except discord.HTTPException:
                 log.info("could not remind game %s", record.id)
@@ -406,7 +394,9 @@ class Publisher:
             # Only where a message would be posted again: what an interrupted attempt
             # already posted is adopted, not repeated (one history request, on this
             # rare path only).
-            recent = await self._recent(channel) if recovering and (plan.new_board or over) else None
+            recent = (
+                await recent_messages(self.bot, channel) if recovering and (plan.new_board or over) else None
+            )
             if plan.new_board:
                 await self._post_board(record, channel, names, recent)
             else:
@@ -459,7 +449,7 @@ class Publisher:
                 view=view,
                 file=upload(picture),
                 allowed_mentions=_mentioning(self._to_notify(record)),
-                nonce=_nonce(record, "b"),
+                nonce=nonce(record, "b"),
             )
             board_id = message.id
         else:
@@ -488,7 +478,7 @@ class Publisher:
             except discord.NotFound:
                 log.info("board message of game %s is gone; posting a new one", record.id)
         message = await channel.send(
-            content, view=view, file=upload(picture), allowed_mentions=NO_MENTIONS, nonce=_nonce(record, "b")
+            content, view=view, file=upload(picture), allowed_mentions=NO_MENTIONS, nonce=nonce(record, "b")
         )
         await self.bot.service.set_message_ids(record.id, board_message_id=message.id)
 
@@ -505,21 +495,9 @@ class Publisher:
         except discord.HTTPException:
             log.info("could not delete an old turn mention of game %s", record.id)
 
-    async def _recent(
-        self, channel: discord.abc.Messageable, limit: int = RECENT_MESSAGES
-    ) -> list[discord.Message]:
-        """The bot's messages among the channel's latest ``limit`` (one request); none if
-        Discord will not say."""
-        me = self.bot.user
-        try:
-            return [m async for m in channel.history(limit=limit) if me is not None and m.author.id == me.id]
-        except discord.HTTPException:
-            log.info("could not read the recent messages of channel %s", getattr(channel, "id", None))
-            return []
-
     async def _posted(self, channel: discord.abc.Messageable, content: str) -> bool:
         """Whether the bot's recent messages in ``channel`` hold ``content`` already."""
-        return any(message.content == content for message in await self._recent(channel))
+        return any(message.content == content for message in await recent_messages(self.bot, channel))
 
     async def _announce_end(
         self,
@@ -544,7 +522,7 @@ class Publisher:
             text,
             view=view or discord.utils.MISSING,
             allowed_mentions=NO_MENTIONS,
-            nonce=_nonce(record, "e"),
+            nonce=nonce(record, "e"),
         )
 
     async def _start_next_of_match(self, record: LiveGame) -> None:
@@ -556,100 +534,5 @@ class Publisher:
         if game_id is not None:
             await self.start(await self.bot.service.get(game_id))
 
-    # ---------------------------------------------------------------- DMs
 
-    async def _update_dm(
-        self,
-        record: LiveGame,
-        player: int,
-        names: Names,
-        drawn: Sequence[Card],
-        *,
-        first: bool = False,
-        recovering: bool = False,
-    ) -> None:
-        """Edit the player's DM message; send one if they have none. ``first``: the
-        game's first publication, which tries even DMs that refused us before (they
-        may have been opened since)."""
-        user_id = record.players[player]
-        message_id = record.dm_message_ids[player]
-        if message_id is None:
-            if record.ai_player == player or (not first and await self.bot.delivery.dm_closed(user_id)):
-                return
-            new_id = await self._send_dm(record, player, names, drawn, recovering=recovering)
-            if new_id is not None:
-                await self.bot.service.set_message_ids(record.id, dm_message_ids={player: new_id})
-            return
-        channel = await self._dm_channel(user_id)
-        if channel is None:
-            return
-        with i18n.use(await self.bot.languages.for_user(user_id)):
-            seat = await self.seat(record, player, names, drawn)
-        try:
-            # Our own DM message, edited through the REST API: unlike an interaction
-            # token this never expires. One call, with the picture if any.
-            await channel.get_partial_message(message_id).edit(
-                content=seat.content, view=seat.view, attachments=seat.attachments()
-            )
-        except discord.NotFound:
-            new_id = await self._send_dm(record, player, names, drawn)
-            await self.bot.service.set_message_ids(record.id, dm_message_ids={player: new_id})
-        except discord.Forbidden:
-            await self.bot.delivery.set_dm_closed(user_id, True)
-
-    async def _send_dm(
-        self,
-        record: LiveGame,
-        player: int,
-        names: Names,
-        drawn: Sequence[Card] = (),
-        *,
-        recovering: bool = False,
-    ) -> int | None:
-        """Send the player their hand; its message id (None: no DM). ``recovering``:
-        the same message sent by an interrupted attempt is adopted instead."""
-        if record.ai_player == player:
-            return None  # the bot's own AI seat: the bot never DMs itself
-        user_id = record.players[player]
-        channel = await self._dm_channel(user_id)
-        if channel is None:
-            return None
-        with i18n.use(await self.bot.languages.for_user(user_id)):
-            seat = await self.seat(record, player, names, drawn)
-        if recovering:
-            for message in await self._recent(channel, RECENT_DMS):
-                if message.content == seat.content:
-                    return message.id
-        try:
-            message = await channel.send(
-                seat.content,
-                view=seat.view or discord.utils.MISSING,
-                file=seat.upload(),
-                nonce=_nonce(record, f"d{player}"),
-            )
-        except discord.Forbidden as error:
-            if error.code == CANNOT_DM:
-                log.info("user %s does not accept DMs (game %s)", user_id, record.id)
-            else:
-                log.warning("DM to user %s refused (game %s): code %s", user_id, record.id, error.code)
-            await self.bot.delivery.set_dm_closed(user_id, True)
-            await self.bot.delivery.owe_dm_tip(record.id, user_id)
-            return None
-        await self.bot.delivery.set_dm_closed(user_id, False)  # they opened their DMs again
-        return message.id
-
-    async def _dm_channel(self, user_id: int) -> discord.DMChannel | None:
-        channel = self._dm_channels.get(user_id)
-        if channel is not None:
-            return channel
-        try:
-            # By id: fetching the user first would cost a request more.
-            channel = await self.bot.create_dm(discord.Object(user_id))
-        except discord.HTTPException:
-            log.warning("cannot open a DM channel with user %s", user_id)
-            return None
-        self._dm_channels[user_id] = channel
-        return channel
-
-
-__all__ = ["CANNOT_DM", "Publisher"]
+__all__ = ["Publisher"]
