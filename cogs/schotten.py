@@ -29,7 +29,6 @@ from bot.games.live import LiveGame
 from bot.games.opponent import DEFAULT_LEVEL
 from bot.text import i18n
 from bot.text.catalogue import t
-from bot.text.notation import read_move
 from bot.text.render import code_block, render_board
 from cogs import choices, tournaments
 from cogs.history import (
@@ -53,7 +52,6 @@ from cogs.ui.translator import CatalogueTranslator
 from cogs.ui.translator import name as _name
 from cogs.ui.translator import text as ls
 from rules.ai import LEVELS
-from rules.errors import NotationError
 from rules.game import GameOptions
 from rules.moves import Claim, Draw, Move, Pass
 
@@ -70,7 +68,6 @@ TACTIC_TOPICS = (
     "deserter",
     "traitor",
 )
-MAX_TYPED = 100  # a typed move or card longer than this is no move at all
 
 
 _CLAIMS = [
@@ -96,19 +93,6 @@ def _options(ruleset: str, tactics: bool, claims: str) -> GameOptions:
     return GameOptions(
         ruleset=ruleset, tactics=tactics, claim_timing="turn-start" if claims == "turn-start" else "anytime"
     )
-
-
-def _parse(record: LiveGame, text: str) -> Move:
-    """A move as a player typed it; anything unreadable is an unknown move."""
-    text = text.strip()
-    try:
-        if len(text) > MAX_TYPED:
-            raise NotationError(text[:MAX_TYPED], what="move")
-        return read_move(text, max_value=record.game.ruleset.max_value)
-    except NotationError as error:
-        if error.params.get("what", "move") == "move":
-            raise ServiceError("unknown_move", text=text) from None  # echoed cut short
-        raise
 
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
@@ -208,7 +192,10 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         await defer_early(interaction)  # before the database: answered within 3 s
         record = await self._game(interaction, game)
         await requests.make_move(
-            interaction, record.id, None, _parse(record, f"play {card.strip()[:MAX_TYPED]} {stone}")
+            interaction,
+            record.id,
+            None,
+            requests.typed_move(record, f"play {card.strip()[: requests.MAX_TYPED]} {stone}"),
         )
 
     @app_commands.command(name=cmd("claim"), description=ls("cmd.claim"))
@@ -244,7 +231,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     async def move(self, interaction: Interaction, text: str, game: int | None = None) -> None:
         await defer_early(interaction)  # before the database: answered within 3 s
         record = await self._game(interaction, game)
-        await requests.make_move(interaction, record.id, None, _parse(record, text))
+        await requests.make_move(interaction, record.id, None, requests.typed_move(record, text))
 
     @app_commands.command(name=cmd("draw"), description=ls("cmd.draw"))
     @app_commands.rename(deck=opt("deck"), game=opt("game"))

@@ -26,19 +26,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.community.ratings import INITIAL_RATING, guild_scope
+from bot.community.tournament_state import Bracket, TournamentState, read_bracket, read_state
 from bot.games.errors import ServiceError
 from bot.games.live import LiveGame
 from bot.games.matches import MatchService, next_match_game
 from bot.games.service import GameService
 from bot.storage import (
-    EntrantRow,
-    MatchRow,
     PairingRow,
     Repositories,
     ResultRow,
@@ -47,7 +46,6 @@ from bot.storage import (
 )
 from bot.tournaments import (
     Entrant,
-    GameResult,
     History,
     Pairing,
     berger_round,
@@ -60,7 +58,6 @@ from bot.tournaments import (
 from bot.tournaments.knockout import BEST_OF, seeded
 from bot.tournaments.round_robin import round_robin_rounds
 from rules.game import GameOptions
-from rules.values import parse_reason
 
 log = logging.getLogger(__name__)
 
@@ -89,75 +86,6 @@ def clean_name(text: str) -> str:
     if len(name) > MAX_NAME:
         raise ServiceError("tournament_name_long", limit=MAX_NAME)
     return name
-
-
-@dataclass(frozen=True)
-class TournamentState:
-    """A tournament as its messages show it."""
-
-    row: TournamentRow
-    entrants: list[EntrantRow]
-    pairings: list[PairingRow]
-    results: list[GameResult]
-
-    def core_entrants(self) -> list[Entrant]:
-        return [Entrant(e.user_id, e.rating, e.status != "in") for e in self.entrants]
-
-    def byes(self) -> list[Pairing]:
-        """The byes and walkovers given so far, as byes of the player who went through."""
-        out = []
-        for p in self.pairings:
-            if p.done and p.game_id is None and p.match_id is None and p.winner_id is not None:
-                out.append(Pairing(p.round, p.winner_id, None))
-        return out
-
-
-async def read_state(store: TournamentStore, row: TournamentRow) -> TournamentState:
-    """``row``'s tournament as stored: its entrants, pairings and finished games (what
-    the standings message and the web ladder show)."""
-    games = await store.games(row.id)
-    results = [
-        GameResult(
-            g.round,
-            g.first,
-            g.second,
-            g.winner_id,
-            g.first_stones,
-            g.second_stones,
-            parse_reason(g.reason),
-        )
-        for g in games
-    ]
-    return TournamentState(row, await store.entrants(row.id), await store.pairings(row.id), results)
-
-
-@dataclass(frozen=True)
-class Bracket:
-    """A knockout as :func:`bracket_text` takes it: the ties round by round, the games
-    won in each best-of tie by (round, white) as (white's, black's), and the champion."""
-
-    rounds: list[list[Pairing]]
-    scores: dict[tuple[int, int], tuple[int, int]]
-    champion: int | None
-
-
-async def read_bracket(
-    state: TournamentState, get_match: Callable[[int], Awaitable[MatchRow | None]]
-) -> Bracket:
-    """The knockout ``state`` as a :class:`Bracket`; ``get_match`` reads a tie's match."""
-    rounds: dict[int, list[Pairing]] = {}
-    scores: dict[tuple[int, int], tuple[int, int]] = {}
-    for p in state.pairings:
-        rounds.setdefault(p.round, []).append(Pairing(p.round, p.white, p.black))
-        if p.match_id is not None:
-            match = await get_match(p.match_id)
-            if match is not None:
-                a, b = match.scores
-                scores[(p.round, p.white)] = (a, b) if match.players[0] == p.white else (b, a)
-    champion = None
-    if state.row.status == "finished" and state.pairings:
-        champion = state.pairings[-1].winner_id
-    return Bracket([rounds[r] for r in sorted(rounds)], scores, champion)
 
 
 @dataclass(frozen=True)

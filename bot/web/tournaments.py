@@ -7,7 +7,7 @@ import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-from bot.community.tournaments import TournamentState, read_bracket, read_state
+from bot.community.tournament_state import TournamentState, read_bracket, read_state
 from bot.storage import MatchRow, TournamentRow, TournamentStore
 from bot.text.catalogue import t
 from bot.tournaments import bracket_text, standings

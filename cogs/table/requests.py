@@ -31,12 +31,14 @@ import discord
 from bot.games.errors import GameFinished, GameNotFound, ServiceError
 from bot.games.live import LiveGame, MoveOutcome
 from bot.text.catalogue import t
+from bot.text.notation import read_move
 from bot.text.render import describe_hint
 from cogs.table.messages import Names, Picture, attachments, upload
 from cogs.ui import Interaction
 from cogs.ui.components import Button, Component, Select, select_menu
 from cogs.ui.replies import LOADING, answer, defer_early, defer_update, update
 from rules.cards import Card
+from rules.errors import NotationError
 from rules.game import Applied
 from rules.moves import Claim, Draw, Move, Pass, parse_move
 
@@ -122,6 +124,22 @@ def _private(interaction: Interaction) -> bool:
     DM with the bot, or an ephemeral reply): the only places a hand may be drawn."""
     message = interaction.message
     return message is not None and (message.guild is None or message.flags.ephemeral)
+
+
+MAX_TYPED = 100  # a typed move or card longer than this is no move at all
+
+
+def typed_move(record: LiveGame, text: str) -> Move:
+    """A move as a player typed it; anything unreadable is an unknown move."""
+    text = text.strip()
+    try:
+        if len(text) > MAX_TYPED:
+            raise NotationError(text[:MAX_TYPED], what="move")
+        return read_move(text, max_value=record.game.ruleset.max_value)
+    except NotationError as error:
+        if error.params.get("what", "move") == "move":
+            raise ServiceError("unknown_move", text=text) from None  # echoed cut short
+        raise
 
 
 async def _names(interaction: Interaction, record: LiveGame) -> Names:
