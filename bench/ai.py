@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python bench/ai.py` from anywhere, any interpreter
     sys.path.insert(0, str(ROOT))
 
-from rules.ai import HARD_BUDGET, PLAYERS, Budget, decide, mcts, playout  # noqa: E402
+from rules.ai import HARD_BUDGET, PLAYERS, Budget, decide, mcts, model, planner, playout  # noqa: E402
 from rules.game import Game, GameOptions  # noqa: E402
 
 CONFIGS = {
@@ -130,7 +130,7 @@ def play_game(
 # The search's numeric constants changed by --set in this process (and, through the
 # pool's initializer, in its workers): a variant to compare with --compare.
 _SETTINGS: dict[str, int | float] = {}
-_TUNABLE = (playout, mcts)  # the modules whose constants --set changes, where they are read
+_TUNABLE = (playout, mcts, model, planner)  # the modules whose constants --set changes, where they are read
 
 
 def _module_of(name: str) -> object | None:

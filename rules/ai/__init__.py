@@ -29,7 +29,7 @@ import zlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rules.ai import baselines, heuristic, mcts, playout, random_player
+from rules.ai import baselines, heuristic, mcts, planner, playout, probability, random_player
 from rules.ai.mcts import Budget, SearchResult
 from rules.ai.situation import from_view
 from rules.cards import ClanCard, Tactic, TacticCard, is_joker
@@ -61,6 +61,9 @@ class Level(enum.StrEnum):
     HARD = "hard"
     GREEDY = "greedy"
     SNIPER = "sniper"
+    PROBABILITY = "probability"
+    MEDIUM_OLD = "medium-old"
+    HARD_OLD = "hard-old"
 
     def __str__(self) -> str:
         return self.value
@@ -68,8 +71,10 @@ class Level(enum.StrEnum):
 
 #: The levels players choose from (the bot's practice menu), weakest first.
 LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
-#: Every player ``choose_move`` knows: the levels and the two baselines.
-PLAYERS: tuple[str, ...] = (*LEVELS, "greedy", "sniper")
+#: Every player ``choose_move`` knows: the levels, the three baselines, and the levels
+#: as they were before the probability model (``medium-old``, ``hard-old``), kept to
+#: measure against.
+PLAYERS: tuple[str, ...] = (*LEVELS, "greedy", "sniper", "probability", "medium-old", "hard-old")
 #: Default search budget of ``hard``: playouts (deterministic); the wall-clock cap only
 #: guards against a pathological position, and benchmarks count how often it fires.
 HARD_BUDGET = Budget(iterations=800, seconds=3.0)
@@ -120,16 +125,21 @@ def decide(
         return Decision(baselines.greedy(view, rng))
     if lvl is Level.SNIPER:
         return Decision(baselines.sniper(view, rng))
+    if lvl is Level.PROBABILITY:
+        return Decision(probability.choose(view, rng))
     claims = [m for m in moves if isinstance(m, Claim)]
     if claims:  # free and final: take every provable stone, lowest first
         return Decision(min(claims, key=lambda m: m.stone))
     if len(moves) == 1:
         return Decision(moves[0])
     if lvl is Level.EASY:
-        return Decision(heuristic.choose(from_view(view), rng, noise=0.6))
-    if lvl is Level.MEDIUM or view.phase in ("scout_draw", "scout_return"):
+        return Decision(planner.choose(from_view(view), rng, noise=0.6))
+    if lvl is Level.MEDIUM_OLD or (lvl is Level.HARD_OLD and view.phase in ("scout_draw", "scout_return")):
         return Decision(heuristic.choose(from_view(view), rng))
-    result = mcts.search(view, rng, _budget(budget))
+    if lvl is Level.MEDIUM or view.phase in ("scout_draw", "scout_return"):
+        return Decision(planner.choose(from_view(view), rng))
+    prior = "heuristic" if lvl is Level.HARD_OLD else "model"
+    result = mcts.search(view, rng, _budget(budget), prior=prior)
     return Decision(result.move, result.iterations, result.capped, result)
 
 

@@ -32,7 +32,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from rules.ai import heuristic
+from rules.ai import heuristic, planner
 from rules.ai.determinize import sample_game
 from rules.ai.playout import STONES, World
 from rules.ai.situation import from_view
@@ -47,6 +47,9 @@ from rules.view import PlayerView
 # crude policy (three times the playouts did not beat medium more often), the heuristic's
 # by its own blind spots; the blend beat both (docs/ai.md, "Why this design").
 HEURISTIC_WEIGHT = 0.15
+# Weight of the probability model's value of a move (its chance to win the game plus a
+# little of the stones' mean, rules.ai.planner) in the same ranking, for ``hard``.
+MODEL_WEIGHT = 0.5
 
 
 @dataclass(frozen=True)
@@ -169,7 +172,12 @@ def winning_move(view: PlayerView, moves: list[Move]) -> Move | None:
 
 
 def search(
-    view: PlayerView, rng: random.Random, budget: Budget, moves: list[Move] | None = None
+    view: PlayerView,
+    rng: random.Random,
+    budget: Budget,
+    moves: list[Move] | None = None,
+    *,
+    prior: str = "model",
 ) -> SearchResult:
     """Sequential halving over ``moves`` (default: every legal move) with common random
     numbers; ``budget.iterations`` playouts in all (at least one per move)."""
@@ -198,13 +206,17 @@ def search(
     next_player = 1 if phase in ("play", "draw") else 0
     # The heuristic's value of every move relative to its best, scaled to the playout
     # score: a stone's chance of 1.0 less is worth 0.15 of a won game.
-    ev = heuristic.Evaluator(from_view(view))
-    h = [ev.score(m) for m in moves]
+    if prior == "model":
+        mv = planner.MoveValues(from_view(view))
+        h, weight = [mv.value(m) for m in moves], MODEL_WEIGHT
+    else:  # "heuristic": the old hard (hard-old)
+        ev = heuristic.Evaluator(from_view(view))
+        h, weight = [ev.score(m) for m in moves], HEURISTIC_WEIGHT
     top = max(h)
-    prior = [HEURISTIC_WEIGHT * (x - top) for x in h]
+    bonus = [weight * (x - top) for x in h]
 
     def rank(i: int) -> float:
-        return total[i] / count[i] + prior[i] if count[i] else -1.0
+        return total[i] / count[i] + bonus[i] if count[i] else -1.0
 
     r = 0
     while len(alive) > 1 and not capped:
