@@ -29,11 +29,11 @@ import zlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rules.ai import baselines, heuristic, mcts, planner, playout, probability, random_player
+from rules.ai import baselines, heuristic, mcts, model, planner, probability, random_player
 from rules.ai.mcts import Budget, SearchResult
 from rules.ai.situation import from_view
-from rules.cards import ClanCard, Tactic, TacticCard, is_joker
-from rules.formations import Formation, side_strength
+from rules.cards import Tactic, TacticCard, is_joker
+from rules.formations import Formation
 from rules.moves import Claim, Deserter, Draw, Move, Pass, PlayCard, Redeploy, Scout, ScoutReturn, Traitor
 from rules.view import PlayerView
 
@@ -189,18 +189,20 @@ class AIPlayer:
 #: Every reason code :func:`hint` can give, with the parameters it carries.
 REASONS: dict[str, tuple[str, ...]] = {
     "claim": ("stone",),  # this stone is provably yours: take it
-    "completes_colour_run": ("stone",),
-    "completes_three_of_a_kind": ("stone",),
-    "completes_colour": ("stone",),
-    "completes_run": ("stone",),
-    "completes_sum": ("stone",),
-    "builds_colour_run": ("stone",),  # a card towards a formation still open at the stone
-    "builds_three_of_a_kind": ("stone",),
-    "builds_colour": ("stone",),
-    "builds_run": ("stone",),
-    "opens_stone": ("stone",),  # the first card at an empty side
-    "dumps_card": ("stone",),  # a weak card where it costs least
-    "plays_joker": ("card", "stone"),
+    # A card played at a stone, with the model's chance (in percent) to win the stone after it.
+    "completes_colour_run": ("card", "stone", "chance"),
+    "completes_three_of_a_kind": ("card", "stone", "chance"),
+    "completes_colour": ("card", "stone", "chance"),
+    "completes_run": ("card", "stone", "chance"),
+    "completes_sum": ("card", "stone", "chance"),
+    # The strongest formation the side still reaches with a fair chance (rules.ai.model).
+    "keeps_colour_run": ("card", "stone", "chance"),
+    "keeps_three_of_a_kind": ("card", "stone", "chance"),
+    "keeps_colour": ("card", "stone", "chance"),
+    "keeps_run": ("card", "stone", "chance"),
+    "opens_stone": ("card", "stone", "chance"),  # the first card at an empty side
+    "dumps_card": ("card", "stone", "chance"),  # a weak card where it costs least
+    "plays_joker": ("card", "stone", "chance"),
     "fog": ("stone",),  # Fog: only the sum counts there
     "mud": ("stone",),  # Mud: four cards needed there
     "traitor": ("card", "from_stone", "to_stone"),
@@ -244,7 +246,15 @@ _COMPLETES = {
     Formation.RUN: "completes_run",
     Formation.SUM: "completes_sum",
 }
-_BUILDS = {4: "builds_colour_run", 3: "builds_three_of_a_kind", 2: "builds_colour", 1: "builds_run"}
+_KEEPS = {
+    Formation.COLOUR_RUN: "keeps_colour_run",
+    Formation.THREE_OF_A_KIND: "keeps_three_of_a_kind",
+    Formation.COLOUR: "keeps_colour",
+    Formation.RUN: "keeps_run",
+}
+#: A formation is "kept alive" by a card when the model gives the side at least this
+#: chance of reaching it (or better).
+KEEPS_ALIVE = 0.25
 
 
 def _reason(view: PlayerView, move: Move, n_legal: int) -> tuple[str, dict[str, Any]]:
@@ -272,23 +282,28 @@ def _reason(view: PlayerView, move: Move, n_legal: int) -> tuple[str, dict[str, 
         return "fog", {"stone": stone}
     if isinstance(card, TacticCard) and card.tactic is Tactic.MUD:
         return "mud", {"stone": stone}
-    st = view.stone(stone)
-    side = [*st.sides[view.player], card]
-    if len(side) >= st.needed:
-        ruleset = view.options.rules
-        strength = side_strength(
-            [c for c in side if not c.is_tactic or is_joker(c)],
-            needed=st.needed,
-            fog=st.fog is not None,
-            ruleset=ruleset,
-        )
-        return _COMPLETES[strength.formation], {"stone": stone}
+    sit = from_view(view)
+    edit = heuristic.Evaluator(sit).after(move)
+    assert edit is not None
+    stones, hand, _ = edit
+    world = model.Model(sit)
+    after = stones[stone - 1]
+    chance = round(100 * world.stone(after, hand))
+    params = {"card": str(card), "stone": stone, "chance": chance}
+    if len(after.mine) >= after.needed:
+        key = world.mine(after, hand)[0][0]
+        return _COMPLETES[Formation(max(0, key) >> 6)], params
     if is_joker(card):
-        return "plays_joker", {"card": str(card), "stone": stone}
-    if len(side) == 1:
-        return "opens_stone", {"stone": stone}
-    clan = [c for c in side if isinstance(c, ClanCard)]
-    shape = playout._shape(clan, st.needed) if clan else 4
-    if shape == 0 or st.fog is not None:
-        return "dumps_card", {"stone": stone}
-    return _BUILDS[shape], {"stone": stone}
+        return "plays_joker", params
+    if not sit.stones[stone - 1].mine:
+        return "opens_stone", params
+    if not after.fog:
+        reach = 0.0
+        for key, p in world.mine(after, hand):  # strongest first
+            reach += p
+            formation = Formation(max(0, key) >> 6)
+            if formation is Formation.RUN and reach < KEEPS_ALIVE:
+                break
+            if reach >= KEEPS_ALIVE and formation in _KEEPS:
+                return _KEEPS[formation], params
+    return "dumps_card", params

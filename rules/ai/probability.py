@@ -33,7 +33,7 @@ __all__ = ["choose"]
 
 POSITION = (1.0, 1.15, 1.3, 1.35, 1.4, 1.35, 1.3, 1.15, 1.0)
 NEAR_WON, NEAR_LOST = 1.25, 0.75
-EMPTY = (0.06, 0.08, 0.3, 0.26, 0.3)  # an empty side's classes: colour run .. sum
+EMPTY: tuple[float, ...] = (0.06, 0.08, 0.3, 0.26, 0.3)  # an empty side's classes: colour run .. sum
 CLASSES = 5
 
 
