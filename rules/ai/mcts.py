@@ -49,7 +49,7 @@ from rules.view import PlayerView
 HEURISTIC_WEIGHT = 0.15
 # Weight of the probability model's value of a move (its chance to win the game plus a
 # little of the stones' mean, rules.ai.planner) in the same ranking, for ``hard``.
-MODEL_WEIGHT = 0.5
+MODEL_WEIGHT = 1.0
 
 
 @dataclass(frozen=True)
