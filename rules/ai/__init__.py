@@ -10,12 +10,14 @@ It sees only the :class:`~rules.view.PlayerView` (never the opponent's hand), is
 level=..., seed=...))``. The same view, level, seed and an iteration budget give the same
 move on any machine. Every phase is handled: draws, Scout draws and returns, passes.
 
-Levels offered to players (:data:`LEVELS`), weakest first: ``random``; ``easy`` (the
-heuristic with the odd slip); ``medium`` (the heuristic); ``hard`` (determinized Monte
-Carlo search over every legal move, ranked together with the heuristic's board value,
-see :mod:`rules.ai.mcts` and docs/ai.md). Two more
-players for measurement (:data:`PLAYERS`): ``greedy`` and ``sniper``
-(:mod:`rules.ai.baselines`).
+Levels offered to players (:data:`LEVELS`), weakest first: ``random``; ``easy``
+(``medium`` with the odd slip); ``medium`` (one ply on the probability model of the
+table, :mod:`rules.ai.model`, :mod:`rules.ai.planner`); ``hard`` (determinized Monte Carlo
+search over every legal move, ranked together with the model's value, see
+:mod:`rules.ai.mcts` and docs/ai.md). More players for measurement (:data:`PLAYERS`):
+the baselines ``greedy`` and ``sniper`` (:mod:`rules.ai.baselines`) and ``probability``
+(:mod:`rules.ai.probability`), and the levels as they were before the model,
+``medium-old`` (:mod:`rules.ai.heuristic`) and ``hard-old``.
 
 :func:`hint` is the hard AI's suggestion with a reason a learner can read, as a code and
 parameters (:data:`REASONS`) that the bot and the terminal translate.

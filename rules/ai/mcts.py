@@ -10,10 +10,11 @@ one is left. Within a round every move is played out in the *same* sampled world
 the same playout seeds (common random numbers), so moves are compared on equal luck and
 a few dozen playouts separate them where independent samples would need hundreds.
 
-Moves are ranked by their mean playout score plus ``HEURISTIC_WEIGHT`` times the
-``medium`` heuristic's board value after the move (relative to the best move's): the
-playouts' estimate is biased by their crude policy, in a way more playouts do not fix,
-and the heuristic's by other blind spots; together they beat either (docs/ai.md).
+Moves are ranked by their mean playout score plus ``MODEL_WEIGHT`` times ``medium``'s
+value of the move, the probability model's chance to win the game after it (relative to
+the best move's): the playouts' estimate is biased by their crude policy, in a way more
+playouts do not fix, and the model's by its independence assumptions; together they beat
+either (docs/ai.md). ``hard-old`` ranks with the old heuristic's board value instead.
 
 Sampling a new world for every iteration averages over the hidden cards instead of
 trusting one guess: this is information-set Monte Carlo at depth one (the moves after the
