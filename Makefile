@@ -47,9 +47,9 @@ bench-ai: $(VENV)/.installed-run
 
 bench-ladder: $(VENV)/.installed-run
 	@test -s $(BENCH_OUT)/readme-table.jsonl || { echo "make bench-ai first: the ladders need hard's games"; exit 1; }
-	$(BIN)/python bench/ai.py --ladder --players random,easy,medium,greedy,sniper --configs st \
+	$(BIN)/python bench/ai.py --ladder --players random,easy,medium,medium-old,greedy,sniper,probability --configs st \
 		--games 100 --first-seed 2000 --processes $(PROCESSES) --out $(BENCH_OUT)/ladder.jsonl
-	$(BIN)/python bench/ai.py --ladder --players random,easy,medium,greedy,sniper --configs st+t,bl,bl+t \
+	$(BIN)/python bench/ai.py --ladder --players random,easy,medium,medium-old,greedy,sniper,probability --configs st+t,bl,bl+t \
 		--games 50 --first-seed 2000 --processes $(PROCESSES) --out $(BENCH_OUT)/ladder.jsonl
 	$(BIN)/python bench/ai.py --report $(BENCH_OUT)/readme-table.jsonl $(BENCH_OUT)/ladder.jsonl
 

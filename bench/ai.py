@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python bench/ai.py` from anywhere, any interpreter
     sys.path.insert(0, str(ROOT))
 
-from rules.ai import HARD_BUDGET, PLAYERS, Budget, decide, mcts, playout  # noqa: E402
+from rules.ai import HARD_BUDGET, PLAYERS, Budget, decide, mcts, model, planner, playout  # noqa: E402
 from rules.game import Game, GameOptions  # noqa: E402
 
 CONFIGS = {
@@ -60,8 +60,15 @@ CONFIGS = {
     "bl": GameOptions("battle-line", False),
     "bl+t": GameOptions("battle-line", True),
 }
-TARGETS = {"greedy": 0.75, "sniper": 0.75, "medium": 0.75, "random": 0.95}
-DEFAULT_PAIRINGS = "hard:greedy,hard:sniper,hard:medium,hard:random"
+TARGETS = {
+    "probability": 0.70,
+    "medium-old": 0.70,
+    "greedy": 0.75,
+    "sniper": 0.75,
+    "medium": 0.75,
+    "random": 0.95,
+}
+DEFAULT_PAIRINGS = "hard:probability,hard:medium-old,hard:greedy,hard:sniper,hard:random"
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -130,7 +137,7 @@ def play_game(
 # The search's numeric constants changed by --set in this process (and, through the
 # pool's initializer, in its workers): a variant to compare with --compare.
 _SETTINGS: dict[str, int | float] = {}
-_TUNABLE = (playout, mcts)  # the modules whose constants --set changes, where they are read
+_TUNABLE = (playout, mcts, model, planner)  # the modules whose constants --set changes, where they are read
 
 
 def _module_of(name: str) -> object | None:
@@ -343,7 +350,8 @@ def report(paths: list[str], pairings: set[tuple[str, str]] | None, configs: set
 # heuristic's weight was tuned on other deals). `sniper` with tactics in Schotten-Totten
 # pools a second run of 200 games on deals 9200-9299, fixed before it started.
 README_OPPONENTS = {
-    "medium": "medium",
+    "probability": "probability (formations by probability, stones by position)",
+    "medium-old": "medium-old (the heuristic before the model)",
     "greedy": "greedy (builds formations, claims at once)",
     "sniper": "sniper (saves its tactic cards)",
     "random": "random",

@@ -177,15 +177,17 @@ def test_the_readme_table_is_printed_from_the_games_of_its_deals(tmp_path: Path)
     def game(b: str, config: str, seed: int, seat: int, score: float) -> dict:
         return {"a": "hard", "b": b, "config": config, "seed": seed, "seat_a": seat, "score": score}
 
-    rows = [game("medium", "st", s, seat, 1.0) for s in range(1000, 1100) for seat in (0, 1)]
-    rows += [game("medium", "st", 5, 0, 0.0)]  # not a deal of the table: left out
+    rows = [game("medium-old", "st", s, seat, 1.0) for s in range(1000, 1100) for seat in (0, 1)]
+    rows += [game("medium-old", "st", 5, 0, 0.0)]  # not a deal of the table: left out
     rows += [game("sniper", "st+t", s, 0, float(s < 9270)) for s in [*range(9000, 9100), *range(9200, 9300)]]
     (tmp_path / "t.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     lines = ai.readme_table(rows).splitlines()
     assert lines[0].startswith("| hard against | Schotten-Totten | with tactics | Battle Line |")
-    assert lines[2] == "| medium | 100.0% (98.1-100.0) | - | - | - |"
-    assert lines[4] == "| sniper (saves its tactic cards) | - | 85.0% (79.4-89.3) | - | - |"
-    assert lines[5] == "| random | - | - | - | - |"
-    assert len(ai.README_TABLE["sniper", "st+t"]) == 200 and len(ai.README_TABLE["medium", "st"]) == 100
+    medium_old = "| medium-old (the heuristic before the model) | 100.0% (98.1-100.0) | - | - | - |"
+    assert lines[2].startswith("| probability (") and lines[2].endswith("| - | - | - | - |")
+    assert lines[3] == medium_old
+    assert lines[5] == "| sniper (saves its tactic cards) | - | 85.0% (79.4-89.3) | - | - |"
+    assert lines[6] == "| random | - | - | - | - |"
+    assert len(ai.README_TABLE["sniper", "st+t"]) == 200 and len(ai.README_TABLE["medium-old", "st"]) == 100
     out = bench("ai", "--report", "t.jsonl", "--readme-table", cwd=tmp_path).stdout
-    assert "| medium | 100.0% (98.1-100.0) | - | - | - |" in out
+    assert medium_old in out

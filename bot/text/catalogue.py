@@ -999,18 +999,26 @@ CATALOGUE.update(
         "hint.line": "Hint: {move} - {reason}{chance}.",
         "hint.chance": " (your chances after it: about {chance})",
         "hint.reason.claim": "stone {stone} is provably yours",
-        "hint.reason.completes_colour_run": "it completes a colour run at stone {stone}",
-        "hint.reason.completes_three_of_a_kind": "it completes three of a kind at stone {stone}",
-        "hint.reason.completes_colour": "it completes a colour at stone {stone}",
-        "hint.reason.completes_run": "it completes a run at stone {stone}",
-        "hint.reason.completes_sum": "it completes stone {stone}",
-        "hint.reason.builds_colour_run": "it builds towards a colour run at stone {stone}",
-        "hint.reason.builds_three_of_a_kind": "it builds towards three of a kind at stone {stone}",
-        "hint.reason.builds_colour": "it builds towards a colour at stone {stone}",
-        "hint.reason.builds_run": "it builds towards a run at stone {stone}",
-        "hint.reason.opens_stone": "it opens stone {stone}",
-        "hint.reason.dumps_card": "stone {stone} is where a weak card costs least",
-        "hint.reason.plays_joker": "{card} is worth most at stone {stone}",
+        "hint.reason.completes_colour_run": (
+            "{card} completes a colour run at stone {stone}: {chance}% to win it"
+        ),
+        "hint.reason.completes_three_of_a_kind": (
+            "{card} completes three of a kind at stone {stone}: {chance}% to win it"
+        ),
+        "hint.reason.completes_colour": "{card} completes a colour at stone {stone}: {chance}% to win it",
+        "hint.reason.completes_run": "{card} completes a run at stone {stone}: {chance}% to win it",
+        "hint.reason.completes_sum": "{card} completes stone {stone}: {chance}% to win it",
+        "hint.reason.keeps_colour_run": (
+            "{card} keeps a colour run at stone {stone} alive: {chance}% to win it"
+        ),
+        "hint.reason.keeps_three_of_a_kind": (
+            "{card} keeps three of a kind at stone {stone} alive: {chance}% to win it"
+        ),
+        "hint.reason.keeps_colour": "{card} keeps a colour at stone {stone} alive: {chance}% to win it",
+        "hint.reason.keeps_run": "{card} keeps a run at stone {stone} alive: {chance}% to win it",
+        "hint.reason.opens_stone": "{card} opens stone {stone}: {chance}% to win it",
+        "hint.reason.dumps_card": "{card} costs least at stone {stone} ({chance}% to win it)",
+        "hint.reason.plays_joker": "{card} is worth most at stone {stone}: {chance}% to win it",
         "hint.reason.fog": "under Fog only the sum counts at stone {stone}",
         "hint.reason.mud": "Mud makes stone {stone} a four-card fight",
         "hint.reason.traitor": "{card} is worth more on your side at stone {to_stone}",

@@ -10,12 +10,14 @@ It sees only the :class:`~rules.view.PlayerView` (never the opponent's hand), is
 level=..., seed=...))``. The same view, level, seed and an iteration budget give the same
 move on any machine. Every phase is handled: draws, Scout draws and returns, passes.
 
-Levels offered to players (:data:`LEVELS`), weakest first: ``random``; ``easy`` (the
-heuristic with the odd slip); ``medium`` (the heuristic); ``hard`` (determinized Monte
-Carlo search over every legal move, ranked together with the heuristic's board value,
-see :mod:`rules.ai.mcts` and docs/ai.md). Two more
-players for measurement (:data:`PLAYERS`): ``greedy`` and ``sniper``
-(:mod:`rules.ai.baselines`).
+Levels offered to players (:data:`LEVELS`), weakest first: ``random``; ``easy``
+(``medium`` with the odd slip); ``medium`` (one ply on the probability model of the
+table, :mod:`rules.ai.model`, :mod:`rules.ai.planner`); ``hard`` (determinized Monte Carlo
+search over every legal move, ranked together with the model's value, see
+:mod:`rules.ai.mcts` and docs/ai.md). More players for measurement (:data:`PLAYERS`):
+the baselines ``greedy`` and ``sniper`` (:mod:`rules.ai.baselines`) and ``probability``
+(:mod:`rules.ai.probability`), and the levels as they were before the model,
+``medium-old`` (:mod:`rules.ai.heuristic`) and ``hard-old``.
 
 :func:`hint` is the hard AI's suggestion with a reason a learner can read, as a code and
 parameters (:data:`REASONS`) that the bot and the terminal translate.
@@ -29,11 +31,11 @@ import zlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rules.ai import baselines, heuristic, mcts, playout, random_player
+from rules.ai import baselines, heuristic, mcts, model, planner, probability, random_player
 from rules.ai.mcts import Budget, SearchResult
 from rules.ai.situation import from_view
-from rules.cards import ClanCard, Tactic, TacticCard, is_joker
-from rules.formations import Formation, side_strength
+from rules.cards import Tactic, TacticCard, is_joker
+from rules.formations import Formation
 from rules.moves import Claim, Deserter, Draw, Move, Pass, PlayCard, Redeploy, Scout, ScoutReturn, Traitor
 from rules.view import PlayerView
 
@@ -61,6 +63,9 @@ class Level(enum.StrEnum):
     HARD = "hard"
     GREEDY = "greedy"
     SNIPER = "sniper"
+    PROBABILITY = "probability"
+    MEDIUM_OLD = "medium-old"
+    HARD_OLD = "hard-old"
 
     def __str__(self) -> str:
         return self.value
@@ -68,8 +73,10 @@ class Level(enum.StrEnum):
 
 #: The levels players choose from (the bot's practice menu), weakest first.
 LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
-#: Every player ``choose_move`` knows: the levels and the two baselines.
-PLAYERS: tuple[str, ...] = (*LEVELS, "greedy", "sniper")
+#: Every player ``choose_move`` knows: the levels, the three baselines, and the levels
+#: as they were before the probability model (``medium-old``, ``hard-old``), kept to
+#: measure against.
+PLAYERS: tuple[str, ...] = (*LEVELS, "greedy", "sniper", "probability", "medium-old", "hard-old")
 #: Default search budget of ``hard``: playouts (deterministic); the wall-clock cap only
 #: guards against a pathological position, and benchmarks count how often it fires.
 HARD_BUDGET = Budget(iterations=800, seconds=3.0)
@@ -120,16 +127,21 @@ def decide(
         return Decision(baselines.greedy(view, rng))
     if lvl is Level.SNIPER:
         return Decision(baselines.sniper(view, rng))
+    if lvl is Level.PROBABILITY:
+        return Decision(probability.choose(view, rng))
     claims = [m for m in moves if isinstance(m, Claim)]
     if claims:  # free and final: take every provable stone, lowest first
         return Decision(min(claims, key=lambda m: m.stone))
     if len(moves) == 1:
         return Decision(moves[0])
     if lvl is Level.EASY:
-        return Decision(heuristic.choose(from_view(view), rng, noise=0.6))
-    if lvl is Level.MEDIUM or view.phase in ("scout_draw", "scout_return"):
+        return Decision(planner.choose(from_view(view), rng, noise=0.6))
+    if lvl is Level.MEDIUM_OLD or (lvl is Level.HARD_OLD and view.phase in ("scout_draw", "scout_return")):
         return Decision(heuristic.choose(from_view(view), rng))
-    result = mcts.search(view, rng, _budget(budget))
+    if lvl is Level.MEDIUM or view.phase in ("scout_draw", "scout_return"):
+        return Decision(planner.choose(from_view(view), rng))
+    prior = "heuristic" if lvl is Level.HARD_OLD else "model"
+    result = mcts.search(view, rng, _budget(budget), prior=prior)
     return Decision(result.move, result.iterations, result.capped, result)
 
 
@@ -179,18 +191,20 @@ class AIPlayer:
 #: Every reason code :func:`hint` can give, with the parameters it carries.
 REASONS: dict[str, tuple[str, ...]] = {
     "claim": ("stone",),  # this stone is provably yours: take it
-    "completes_colour_run": ("stone",),
-    "completes_three_of_a_kind": ("stone",),
-    "completes_colour": ("stone",),
-    "completes_run": ("stone",),
-    "completes_sum": ("stone",),
-    "builds_colour_run": ("stone",),  # a card towards a formation still open at the stone
-    "builds_three_of_a_kind": ("stone",),
-    "builds_colour": ("stone",),
-    "builds_run": ("stone",),
-    "opens_stone": ("stone",),  # the first card at an empty side
-    "dumps_card": ("stone",),  # a weak card where it costs least
-    "plays_joker": ("card", "stone"),
+    # A card played at a stone, with the model's chance (in percent) to win the stone after it.
+    "completes_colour_run": ("card", "stone", "chance"),
+    "completes_three_of_a_kind": ("card", "stone", "chance"),
+    "completes_colour": ("card", "stone", "chance"),
+    "completes_run": ("card", "stone", "chance"),
+    "completes_sum": ("card", "stone", "chance"),
+    # The strongest formation the side still reaches with a fair chance (rules.ai.model).
+    "keeps_colour_run": ("card", "stone", "chance"),
+    "keeps_three_of_a_kind": ("card", "stone", "chance"),
+    "keeps_colour": ("card", "stone", "chance"),
+    "keeps_run": ("card", "stone", "chance"),
+    "opens_stone": ("card", "stone", "chance"),  # the first card at an empty side
+    "dumps_card": ("card", "stone", "chance"),  # a weak card where it costs least
+    "plays_joker": ("card", "stone", "chance"),
     "fog": ("stone",),  # Fog: only the sum counts there
     "mud": ("stone",),  # Mud: four cards needed there
     "traitor": ("card", "from_stone", "to_stone"),
@@ -234,7 +248,15 @@ _COMPLETES = {
     Formation.RUN: "completes_run",
     Formation.SUM: "completes_sum",
 }
-_BUILDS = {4: "builds_colour_run", 3: "builds_three_of_a_kind", 2: "builds_colour", 1: "builds_run"}
+_KEEPS = {
+    Formation.COLOUR_RUN: "keeps_colour_run",
+    Formation.THREE_OF_A_KIND: "keeps_three_of_a_kind",
+    Formation.COLOUR: "keeps_colour",
+    Formation.RUN: "keeps_run",
+}
+#: A formation is "kept alive" by a card when the model gives the side at least this
+#: chance of reaching it (or better).
+KEEPS_ALIVE = 0.25
 
 
 def _reason(view: PlayerView, move: Move, n_legal: int) -> tuple[str, dict[str, Any]]:
@@ -262,23 +284,28 @@ def _reason(view: PlayerView, move: Move, n_legal: int) -> tuple[str, dict[str, 
         return "fog", {"stone": stone}
     if isinstance(card, TacticCard) and card.tactic is Tactic.MUD:
         return "mud", {"stone": stone}
-    st = view.stone(stone)
-    side = [*st.sides[view.player], card]
-    if len(side) >= st.needed:
-        ruleset = view.options.rules
-        strength = side_strength(
-            [c for c in side if not c.is_tactic or is_joker(c)],
-            needed=st.needed,
-            fog=st.fog is not None,
-            ruleset=ruleset,
-        )
-        return _COMPLETES[strength.formation], {"stone": stone}
+    sit = from_view(view)
+    edit = heuristic.Evaluator(sit).after(move)
+    assert edit is not None
+    stones, hand, _ = edit
+    world = model.Model(sit)
+    after = stones[stone - 1]
+    chance = round(100 * world.stone(after, hand))
+    params = {"card": str(card), "stone": stone, "chance": chance}
+    if len(after.mine) >= after.needed:
+        key = world.mine(after, hand)[0][0]
+        return _COMPLETES[Formation(max(0, key) >> 6)], params
     if is_joker(card):
-        return "plays_joker", {"card": str(card), "stone": stone}
-    if len(side) == 1:
-        return "opens_stone", {"stone": stone}
-    clan = [c for c in side if isinstance(c, ClanCard)]
-    shape = playout._shape(clan, st.needed) if clan else 4
-    if shape == 0 or st.fog is not None:
-        return "dumps_card", {"stone": stone}
-    return _BUILDS[shape], {"stone": stone}
+        return "plays_joker", params
+    if not sit.stones[stone - 1].mine:
+        return "opens_stone", params
+    if not after.fog:
+        reach = 0.0
+        for key, p in world.mine(after, hand):  # strongest first
+            reach += p
+            formation = Formation(max(0, key) >> 6)
+            if formation is Formation.RUN and reach < KEEPS_ALIVE:
+                break
+            if reach >= KEEPS_ALIVE and formation in _KEEPS:
+                return _KEEPS[formation], params
+    return "dumps_card", params

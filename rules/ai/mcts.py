@@ -10,10 +10,11 @@ one is left. Within a round every move is played out in the *same* sampled world
 the same playout seeds (common random numbers), so moves are compared on equal luck and
 a few dozen playouts separate them where independent samples would need hundreds.
 
-Moves are ranked by their mean playout score plus ``HEURISTIC_WEIGHT`` times the
-``medium`` heuristic's board value after the move (relative to the best move's): the
-playouts' estimate is biased by their crude policy, in a way more playouts do not fix,
-and the heuristic's by other blind spots; together they beat either (docs/ai.md).
+Moves are ranked by their mean playout score plus ``MODEL_WEIGHT`` times ``medium``'s
+value of the move, the probability model's chance to win the game after it (relative to
+the best move's): the playouts' estimate is biased by their crude policy, in a way more
+playouts do not fix, and the model's by its independence assumptions; together they beat
+either (docs/ai.md). ``hard-old`` ranks with the old heuristic's board value instead.
 
 Sampling a new world for every iteration averages over the hidden cards instead of
 trusting one guess: this is information-set Monte Carlo at depth one (the moves after the
@@ -32,7 +33,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from rules.ai import heuristic
+from rules.ai import heuristic, planner
 from rules.ai.determinize import sample_game
 from rules.ai.playout import STONES, World
 from rules.ai.situation import from_view
@@ -47,6 +48,9 @@ from rules.view import PlayerView
 # crude policy (three times the playouts did not beat medium more often), the heuristic's
 # by its own blind spots; the blend beat both (docs/ai.md, "Why this design").
 HEURISTIC_WEIGHT = 0.15
+# Weight of the probability model's value of a move (its chance to win the game plus a
+# little of the stones' mean, rules.ai.planner) in the same ranking, for ``hard``.
+MODEL_WEIGHT = 1.0
 
 
 @dataclass(frozen=True)
@@ -169,7 +173,12 @@ def winning_move(view: PlayerView, moves: list[Move]) -> Move | None:
 
 
 def search(
-    view: PlayerView, rng: random.Random, budget: Budget, moves: list[Move] | None = None
+    view: PlayerView,
+    rng: random.Random,
+    budget: Budget,
+    moves: list[Move] | None = None,
+    *,
+    prior: str = "model",
 ) -> SearchResult:
     """Sequential halving over ``moves`` (default: every legal move) with common random
     numbers; ``budget.iterations`` playouts in all (at least one per move)."""
@@ -198,13 +207,17 @@ def search(
     next_player = 1 if phase in ("play", "draw") else 0
     # The heuristic's value of every move relative to its best, scaled to the playout
     # score: a stone's chance of 1.0 less is worth 0.15 of a won game.
-    ev = heuristic.Evaluator(from_view(view))
-    h = [ev.score(m) for m in moves]
+    if prior == "model":
+        mv = planner.MoveValues(from_view(view))
+        h, weight = [mv.value(m) for m in moves], MODEL_WEIGHT
+    else:  # "heuristic": the old hard (hard-old)
+        ev = heuristic.Evaluator(from_view(view))
+        h, weight = [ev.score(m) for m in moves], HEURISTIC_WEIGHT
     top = max(h)
-    prior = [HEURISTIC_WEIGHT * (x - top) for x in h]
+    bonus = [weight * (x - top) for x in h]
 
     def rank(i: int) -> float:
-        return total[i] / count[i] + prior[i] if count[i] else -1.0
+        return total[i] / count[i] + bonus[i] if count[i] else -1.0
 
     r = 0
     while len(alive) > 1 and not capped:

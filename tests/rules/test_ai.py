@@ -14,7 +14,9 @@ from rules.ai import (
     REASONS,
     AIPlayer,
     Budget,
+    Hint,
     Level,
+    _reason,
     choose_move,
     decide,
     heuristic,
@@ -276,7 +278,24 @@ def test_hint_names_a_completed_colour_run() -> None:
     game = position(hands=("R9 B1 G2 Y4 P5 O6", "P1 P2"), sides={3: ("R7 R8", "B9")}, owners={1: 0, 2: 0})
     h = hint(game.view(0), seed=1, budget=SMALL)
     assert h.move == PlayCard(parse_card("R9"), 3)
-    assert (h.reason, h.params) == ("completes_colour_run", {"stone": 3})
+    assert (h.reason, h.params) == ("completes_colour_run", {"card": "R9", "stone": 3, "chance": 100})
+
+
+def test_hint_says_which_formation_a_card_keeps_alive_and_the_chance() -> None:
+    """R8 beside R7 at stone 3 keeps a colour run alive (R6 and R9 unseen), in the
+    model's terms; the sentence names the card, the formation and the chance."""
+    from bot.text.render import describe_hint
+
+    game = position(
+        hands=("R8 B1 G2 Y4 P5 O6", "P1 P2"),
+        sides={3: ("R7", "B9"), 1: ("B2 B3 B4", "Y9 G9 O9"), 2: ("G5 G6 G7", "Y1 O1 P3")},
+    )
+    view = game.view(0)
+    reason, params = _reason(view, PlayCard(parse_card("R8"), 3), len(view.legal_moves()))
+    assert reason == "keeps_colour_run"
+    assert params["card"] == "R8" and params["stone"] == 3 and 0 < params["chance"] < 100
+    text = describe_hint(Hint(PlayCard(parse_card("R8"), 3), reason, params, 0.5))
+    assert "R8 keeps a colour run at stone 3 alive" in text and f"{params['chance']}% to win it" in text
 
 
 def test_hard_draws_a_tactic_card_only_when_it_holds_none() -> None:
