@@ -324,9 +324,9 @@ def ranked_moves(sit: Situation, moves: list[Move] | None = None) -> list[tuple[
     return scored
 
 
-def choose(sit: Situation, rng: random.Random, *, noise: float = 0.0) -> Move:
-    """The heuristic's move. ``noise`` > 0 sometimes picks a weaker move (easy level)."""
-    moves = sit.legal
+def settled_choice(sit: Situation, moves: list[Move]) -> Move | None:
+    """The choices every level makes the same way, or None: a provable claim at once
+    (the lowest stone first), the only legal move, and the draw by :func:`draw_choice`."""
     if not moves:
         raise ValueError("no legal move: it is not this player's turn")
     claims = [m for m in moves if isinstance(m, Claim)]
@@ -336,6 +336,15 @@ def choose(sit: Situation, rng: random.Random, *, noise: float = 0.0) -> Move:
         return moves[0]
     if all(isinstance(m, Draw) for m in moves):
         return draw_choice(sit, moves)
+    return None
+
+
+def choose(sit: Situation, rng: random.Random, *, noise: float = 0.0) -> Move:
+    """The heuristic's move. ``noise`` > 0 sometimes picks a weaker move (easy level)."""
+    moves = sit.legal
+    settled = settled_choice(sit, moves)
+    if settled is not None:
+        return settled
     returns = [m for m in moves if isinstance(m, ScoutReturn)]
     if returns:
         return _best_return(sit, returns, Evaluator(sit))

@@ -18,7 +18,7 @@ from rules.ai import heuristic
 from rules.ai.model import Model, game_chance
 from rules.ai.situation import Situation, StoneState
 from rules.cards import Card, Tactic, TacticCard
-from rules.moves import Claim, Draw, Move, Scout, ScoutReturn
+from rules.moves import Claim, Move, Scout, ScoutReturn
 
 __all__ = ["STONE_WEIGHT", "TACTIC_COST", "MoveValues", "choose", "ranked_moves"]
 
@@ -78,15 +78,9 @@ def _best_return(sit: Situation, moves: list[ScoutReturn]) -> Move:
 def choose(sit: Situation, rng: random.Random, *, noise: float = 0.0) -> Move:
     """The model's move. ``noise`` > 0 sometimes picks one of the better moves (easy)."""
     moves = sit.legal
-    if not moves:
-        raise ValueError("no legal move: it is not this player's turn")
-    claims = [m for m in moves if isinstance(m, Claim)]
-    if claims:
-        return min(claims, key=lambda m: m.stone)
-    if len(moves) == 1:
-        return moves[0]
-    if all(isinstance(m, Draw) for m in moves):
-        return heuristic.draw_choice(sit, moves)
+    settled = heuristic.settled_choice(sit, moves)
+    if settled is not None:
+        return settled
     returns = [m for m in moves if isinstance(m, ScoutReturn)]
     if returns:
         return _best_return(sit, returns)
