@@ -56,8 +56,8 @@ MODEL_WEIGHT = 1.0
 @dataclass(frozen=True)
 class Budget:
     """How long to think: ``iterations`` playouts (deterministic); ``seconds`` is only a
-    safety cap on wall time (None: none). ``candidates`` is accepted for compatibility
-    and ignored: every legal move is searched."""
+    safety cap on wall time (None: none); ``candidates``: search only the moves the
+    probability model ranks best, this many (None: every legal move)."""
 
     iterations: int = 400
     seconds: float | None = 5.0
@@ -180,8 +180,9 @@ def search(
     *,
     prior: str = "model",
 ) -> SearchResult:
-    """Sequential halving over ``moves`` (default: every legal move) with common random
-    numbers; ``budget.iterations`` playouts in all (at least one per move)."""
+    """Sequential halving over ``moves`` (default: every legal move; with
+    ``budget.candidates``, the ones the prior ranks best) with common random numbers;
+    ``budget.iterations`` playouts in all (at least one per move searched)."""
     moves = list(view.legal_moves() if moves is None else moves)
     if len(moves) == 1:
         return SearchResult(moves[0], 0, False, {moves[0]: (0.5, 0)})
@@ -193,6 +194,21 @@ def search(
         win = winning_move(view, moves)
         if win is not None:
             return SearchResult(win, 0, False, {win: (1.0, 0)})
+    # The model's (or the old heuristic's) value of every move relative to its best,
+    # scaled to the playout score: a stone's chance of 1.0 less is worth 0.15 of a game.
+    if prior == "model":
+        mv = planner.MoveValues(from_view(view))
+        h, weight = [mv.value(m) for m in moves], MODEL_WEIGHT
+    else:  # "heuristic": the old hard (hard-old)
+        ev = heuristic.Evaluator(from_view(view))
+        h, weight = [ev.score(m) for m in moves], HEURISTIC_WEIGHT
+    if budget.candidates is not None and len(moves) > budget.candidates:
+        names = [str(m) for m in moves]
+        keep = sorted(range(len(moves)), key=lambda i: (-h[i], names[i]))[: max(1, budget.candidates)]
+        keep.sort()
+        moves, h = [moves[i] for i in keep], [h[i] for i in keep]
+        if len(moves) == 1:
+            return SearchResult(moves[0], 0, False, {moves[0]: (0.5, 0)})
     root = Root(view)
     phase = view.phase
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
@@ -205,14 +221,6 @@ def search(
     capped = False
     share = [[0.0] * STONES for _ in moves]
     next_player = 1 if phase in ("play", "draw") else 0
-    # The heuristic's value of every move relative to its best, scaled to the playout
-    # score: a stone's chance of 1.0 less is worth 0.15 of a won game.
-    if prior == "model":
-        mv = planner.MoveValues(from_view(view))
-        h, weight = [mv.value(m) for m in moves], MODEL_WEIGHT
-    else:  # "heuristic": the old hard (hard-old)
-        ev = heuristic.Evaluator(from_view(view))
-        h, weight = [ev.score(m) for m in moves], HEURISTIC_WEIGHT
     top = max(h)
     bonus = [weight * (x - top) for x in h]
 
