@@ -10,13 +10,14 @@ It sees only the :class:`~rules.view.PlayerView` (never the opponent's hand), is
 level=..., seed=...))``. The same view, level, seed and an iteration budget give the same
 move on any machine. Every phase is handled: draws, Scout draws and returns, passes.
 
-Levels offered to players (:data:`LEVELS`), weakest first: ``random``; ``easy``
-(``medium`` with the odd slip); ``medium`` (one ply on the probability model of the
-table, :mod:`rules.ai.model`, :mod:`rules.ai.planner`); ``hard`` (determinized Monte Carlo
-search over every legal move, ranked together with the model's value, see
-:mod:`rules.ai.mcts` and docs/ai.md). More players for measurement (:data:`PLAYERS`):
-the baselines ``greedy`` and ``sniper`` (:mod:`rules.ai.baselines`) and ``probability``
-(:mod:`rules.ai.probability`), and the levels as they were before the model,
+Levels offered to players (:data:`LEVELS`), weakest first: ``random``; ``easy`` (one ply
+on the probability model of the table, :mod:`rules.ai.model`, :mod:`rules.ai.planner`,
+with the odd slip); ``medium`` (the search below on a quarter of hard's budget, over the
+six moves the model ranks best); ``hard`` (determinized Monte Carlo search over every
+legal move, ranked together with the model's value, see :mod:`rules.ai.mcts` and
+docs/ai.md). More players for measurement (:data:`PLAYERS`): the baselines ``greedy`` and
+``sniper`` (:mod:`rules.ai.baselines`) and ``probability`` (:mod:`rules.ai.probability`),
+``one-ply`` (the planner without slips), and the levels as they were before the model,
 ``medium-old`` (:mod:`rules.ai.heuristic`) and ``hard-old``.
 
 :func:`hint` is the hard AI's suggestion with a reason a learner can read, as a code and
@@ -42,6 +43,8 @@ from rules.view import PlayerView
 __all__ = [
     "HARD_BUDGET",
     "LEVELS",
+    "MEDIUM_CANDIDATES",
+    "MEDIUM_SHARE",
     "PLAYERS",
     "REASONS",
     "AIPlayer",
@@ -64,6 +67,7 @@ class Level(enum.StrEnum):
     GREEDY = "greedy"
     SNIPER = "sniper"
     PROBABILITY = "probability"
+    ONE_PLY = "one-ply"
     MEDIUM_OLD = "medium-old"
     HARD_OLD = "hard-old"
 
@@ -73,13 +77,17 @@ class Level(enum.StrEnum):
 
 #: The levels players choose from (the bot's practice menu), weakest first.
 LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
-#: Every player ``choose_move`` knows: the levels, the three baselines, and the levels
-#: as they were before the probability model (``medium-old``, ``hard-old``), kept to
-#: measure against.
-PLAYERS: tuple[str, ...] = (*LEVELS, "greedy", "sniper", "probability", "medium-old", "hard-old")
+#: Every player ``choose_move`` knows: the levels, the three baselines, ``one-ply`` (the
+#: model's one-ply maximiser that ``easy`` slips from), and the levels as they were
+#: before the probability model (``medium-old``, ``hard-old``), kept to measure against.
+PLAYERS: tuple[str, ...] = (*LEVELS, "greedy", "sniper", "probability", "one-ply", "medium-old", "hard-old")
 #: Default search budget of ``hard``: playouts (deterministic); the wall-clock cap only
 #: guards against a pathological position, and benchmarks count how often it fires.
 HARD_BUDGET = Budget(iterations=800, seconds=3.0)
+#: ``medium`` is the same search on a quarter of hard's budget, over the six moves the
+#: probability model ranks best (docs/ai.md, "medium").
+MEDIUM_SHARE = 4
+MEDIUM_CANDIDATES = 6
 
 
 def parse_level(level: Level | str) -> Level:
@@ -138,10 +146,15 @@ def decide(
         return Decision(planner.choose(from_view(view), rng, noise=0.6))
     if lvl is Level.MEDIUM_OLD or (lvl is Level.HARD_OLD and view.phase in ("scout_draw", "scout_return")):
         return Decision(heuristic.choose(from_view(view), rng))
-    if lvl is Level.MEDIUM or view.phase in ("scout_draw", "scout_return"):
+    if lvl is Level.ONE_PLY or view.phase in ("scout_draw", "scout_return"):
         return Decision(planner.choose(from_view(view), rng))
     prior = "heuristic" if lvl is Level.HARD_OLD else "model"
-    result = mcts.search(view, rng, _budget(budget), prior=prior)
+    spend = _budget(budget)
+    if lvl is Level.MEDIUM:
+        iterations = max(1, spend.iterations // MEDIUM_SHARE)
+        seconds = None if spend.seconds is None else spend.seconds / MEDIUM_SHARE
+        spend = replace(spend, iterations=iterations, seconds=seconds, candidates=MEDIUM_CANDIDATES)
+    result = mcts.search(view, rng, spend, prior=prior)
     return Decision(result.move, result.iterations, result.capped, result)
 
 

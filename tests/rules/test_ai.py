@@ -10,6 +10,8 @@ import pytest
 
 from rules.ai import (
     LEVELS,
+    MEDIUM_CANDIDATES,
+    MEDIUM_SHARE,
     PLAYERS,
     REASONS,
     AIPlayer,
@@ -23,6 +25,7 @@ from rules.ai import (
     hint,
     mcts,
     parse_level,
+    planner,
 )
 from rules.ai.determinize import sample_game
 from rules.ai.situation import from_view
@@ -220,6 +223,28 @@ def test_hard_plays_out_every_legal_move_tactics_included() -> None:
     assert set(d.search.stats) == set(legal)
     assert all(n >= 1 for _, n in d.search.stats.values())
     assert {type(m) for m in legal} >= {PlayCard, Traitor}
+
+
+def test_candidates_limit_the_search_to_the_models_best_moves() -> None:
+    view = traitor_position("Traitor Leader B1 G2 Y2 P1")
+    legal = view.legal_moves()
+    best = [m for _, m in planner.ranked_moves(from_view(view), legal)]
+    d = decide(view, level="hard", seed=3, budget=Budget(iterations=40, seconds=None, candidates=3))
+    assert d.search is not None and len(legal) > 3
+    assert set(d.search.stats) == set(best[:3])  # searched: exactly the model's three best
+    assert d.move in best[:3] and d.iterations >= 3
+
+
+def test_medium_searches_the_models_six_best_moves_on_a_quarter_of_the_budget() -> None:
+    view = traitor_position("Traitor Leader B1 G2 Y2 P1")
+    legal = view.legal_moves()
+    best = [m for _, m in planner.ranked_moves(from_view(view), legal)][:MEDIUM_CANDIDATES]
+    d = decide(view, level="medium", seed=3, budget=Budget(iterations=80, seconds=None))
+    assert d.search is not None and len(legal) > MEDIUM_CANDIDATES
+    assert set(d.search.stats) == set(best) and d.move in best
+    assert d.iterations == 80 // MEDIUM_SHARE
+    one_ply = decide(view, level="one-ply", seed=3)
+    assert one_ply.search is None and one_ply.move == best[0]  # the model's own choice
 
 
 def test_the_wall_clock_cap_stops_the_search_and_is_reported() -> None:
