@@ -174,20 +174,29 @@ def test_ai_stops_quietly_when_its_reader_goes_away(tmp_path: Path) -> None:
 def test_the_readme_table_is_printed_from_the_games_of_its_deals(tmp_path: Path) -> None:
     from bench import ai
 
-    def game(b: str, config: str, seed: int, seat: int, score: float) -> dict:
-        return {"a": "hard", "b": b, "config": config, "seed": seed, "seat_a": seat, "score": score}
+    def game(a: str, b: str, config: str, seed: int, seat: int, score: float) -> dict:
+        return {"a": a, "b": b, "config": config, "seed": seed, "seat_a": seat, "score": score}
 
-    rows = [game("medium-old", "st", s, seat, 1.0) for s in range(1000, 1100) for seat in (0, 1)]
-    rows += [game("medium-old", "st", 5, 0, 0.0)]  # not a deal of the table: left out
-    rows += [game("sniper", "st+t", s, 0, float(s < 9270)) for s in [*range(9000, 9100), *range(9200, 9300)]]
+    rows = [game("hard", "medium-old", "st", s, seat, 1.0) for s in range(1000, 1100) for seat in (0, 1)]
+    rows += [game("hard", "medium-old", "st", 5, 0, 0.0)]  # not a deal of the table: left out
+    sniper = [*range(9000, 9100), *range(9200, 9300)]
+    rows += [game("hard", "sniper", "st+t", s, 0, float(s < 9270)) for s in sniper]
+    deals = range(9000, 9100)
+    rows += [game("medium", "hard-old", "bl", s, t, float(s < 9060)) for s in deals for t in (0, 1)]
+    rows += [game("medium", "random", "bl", 9000, 0, 1.0)]  # not a row of the table
     (tmp_path / "t.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     lines = ai.readme_table(rows).splitlines()
-    assert lines[0].startswith("| hard against | Schotten-Totten | with tactics | Battle Line |")
-    medium_old = "| medium-old (the heuristic before the model) | 100.0% (98.1-100.0) | - | - | - |"
-    assert lines[2].startswith("| probability (") and lines[2].endswith("| - | - | - | - |")
+    assert lines[0].startswith("| player against | Schotten-Totten | with tactics | Battle Line |")
+    medium_old = "| hard against medium-old (the heuristic before the model) | 100.0% (98.1-100.0) | - |"
+    medium_old += " - | - |"
+    assert lines[2].startswith("| hard against probability (") and lines[2].endswith("| - | - | - | - |")
     assert lines[3] == medium_old
-    assert lines[5] == "| sniper (saves its tactic cards) | - | 85.0% (79.4-89.3) | - | - |"
-    assert lines[6] == "| random | - | - | - | - |"
-    assert len(ai.README_TABLE["sniper", "st+t"]) == 200 and len(ai.README_TABLE["medium-old", "st"]) == 100
+    assert lines[5] == "| hard against sniper (saves its tactic cards) | - | 85.0% (79.4-89.3) | - | - |"
+    assert lines[6] == "| hard against random | - | - | - | - |"
+    # 60% of 200 games: the lower bound (53.1%) is above even, so medium is above hard-old.
+    medium = "| medium against hard-old (the search before the model) | - | - | 60.0% (53.1-66.5) | - |"
+    assert lines[7] == medium
+    assert len(ai.README_TABLE["hard", "sniper", "st+t"]) == 200
+    assert len(ai.README_TABLE["hard", "medium-old", "st"]) == 100
     out = bench("ai", "--report", "t.jsonl", "--readme-table", cwd=tmp_path).stdout
     assert medium_old in out
