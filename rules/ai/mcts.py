@@ -1,4 +1,4 @@
-"""The ``hard`` search: determinized Monte Carlo over every legal move, with the heuristic.
+"""The search of ``hard`` and ``medium``: determinized Monte Carlo, ranked with the model.
 
 Each *iteration* deals the cards the AI cannot see (the opponent's hand, clan and tactic
 cards in their public numbers, and both decks' order) at random, applies one root move
@@ -10,7 +10,7 @@ one is left. Within a round every move is played out in the *same* sampled world
 the same playout seeds (common random numbers), so moves are compared on equal luck and
 a few dozen playouts separate them where independent samples would need hundreds.
 
-Moves are ranked by their mean playout score plus ``MODEL_WEIGHT`` times ``medium``'s
+Moves are ranked by their mean playout score plus ``MODEL_WEIGHT`` times ``one-ply``'s
 value of the move, the probability model's chance to win the game after it (relative to
 the best move's): the playouts' estimate is biased by their crude policy, in a way more
 playouts do not fix, and the model's by its independence assumptions; together they beat
@@ -43,9 +43,9 @@ from rules.moves import Draw, Move
 from rules.rulesets import get_ruleset
 from rules.view import PlayerView
 
-# Weight of the medium heuristic's board value (a sum of per-stone chances) next to the
+# Weight of the old heuristic's board value (a sum of per-stone chances) next to the
 # playouts' mean score when moves are ranked: the playouts' estimate is biased by their
-# crude policy (three times the playouts did not beat medium more often), the heuristic's
+# crude policy (three times the playouts did not beat medium-old more often), the heuristic's
 # by its own blind spots; the blend beat both (docs/ai.md, "Why this design").
 HEURISTIC_WEIGHT = 0.15
 # Weight of the probability model's value of a move (its chance to win the game plus a
@@ -188,7 +188,7 @@ def search(
         return SearchResult(moves[0], 0, False, {moves[0]: (0.5, 0)})
     if view.phase == "draw" and all(isinstance(m, Draw) for m in moves):
         # Not searched: the playouts overvalue tactic cards (searched draws took about
-        # six a game and lost to medium; a rule wins, docs/ai.md).
+        # six a game and lost to medium-old; a rule wins, docs/ai.md).
         return SearchResult(heuristic.draw_choice(from_view(view), moves), 0, False)
     if view.phase == "play":
         win = winning_move(view, moves)

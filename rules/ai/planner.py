@@ -1,4 +1,4 @@
-"""The ``medium`` player: one ply, maximising the probability model's chance to win.
+"""The ``one-ply`` player (and ``easy``): one ply, maximising the model's chance to win.
 
 Every legal move is applied to the table (tactic cards included, through the same edits
 as the old heuristic, :meth:`rules.ai.heuristic.Evaluator.after`) and valued by
@@ -29,7 +29,7 @@ TACTIC_COST = 0.02
 
 
 class MoveValues:
-    """The model's value of every move of one decision (shared by medium, hard, hints)."""
+    """The model's value of every move of one decision (shared by one-ply, the search, hints)."""
 
     def __init__(self, sit: Situation) -> None:
         self.sit = sit
