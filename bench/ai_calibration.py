@@ -3,11 +3,11 @@
     python bench/ai_calibration.py collect --games 1200 --out positions.pkl
     python bench/ai_calibration.py score positions.pkl [--set NAME=VALUE ...]
 
-``collect`` plays ``medium`` against itself (base game by default) and keeps a quarter of
+``collect`` plays ``medium-old`` against itself (base game by default) and keeps a quarter of
 the decisions: the mover's view and whether the mover went on to win. ``score`` runs
 ``--playouts`` playouts from every kept view (the search's own dealing and playout, the
 stone margin left out) and fits a logistic curve from the playouts' mean to the result
-on the even seeds; it prints the log loss on the odd seeds, with that of the ``medium``
+on the even seeds; it prints the log loss on the odd seeds, with that of the ``medium-old``
 heuristic's board value and of both together. Lower is better; a coin toss scores
 0.693. ``--set`` changes a number of ``rules/ai/playout.py`` as in ``bench/ai.py``, so
 playout policies can be compared in a minute instead of hundreds of games.
@@ -50,7 +50,7 @@ def collect(games: int, first_seed: int, config: str, keep: float) -> list[Posit
             view = game.view(p)
             if view.phase == "play" and rng.random() < keep:
                 views.append(view)
-            game.apply(decide(view, level="medium", seed=seed * 7919 + game.version).move, p)
+            game.apply(decide(view, level="medium-old", seed=seed * 7919 + game.version).move, p)
         assert game.result is not None
         winner = game.result.winner
         out += [(v, 0.5 if winner is None else float(winner == v.player), seed) for v in views]
@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    c = sub.add_parser("collect", help="play medium against itself and keep labelled positions")
+    c = sub.add_parser("collect", help="play medium-old against itself and keep labelled positions")
     c.add_argument("--games", type=int, default=1200)
     c.add_argument("--first-seed", type=int, default=20000)
     c.add_argument("--config", default="st", choices=sorted(CONFIGS))
