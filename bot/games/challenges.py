@@ -7,7 +7,9 @@ or two clicks) exactly one wins, in one process or several. Accepting inserts th
 accepted with its game, or not at all.
 
 Fair share: a member may have ``max_open`` challenges open, a channel ``max_channel``;
-both are counted in the database, so several processes agree. After a challenge was
+both are counted in the database, so several processes agree, and a new challenge is
+counted and stored in one transaction holding the challenger's row, so two sent at once
+are counted one after the other. After a challenge was
 declined or expired, its challenger may challenge the same member again only
 ``rechallenge_cooldown`` seconds later, counted from the answer's time stored with the
 challenge (migration 9), so this too holds across processes. Each is a ``LimitReached``
@@ -104,30 +106,33 @@ class ChallengeService:
         if await self._playing_here(challenger_id, opponent_id, channel_id):
             raise ServiceError("challenge_existing", opponent=UserRef(opponent_id))
         now = self.clock()
-        open_ = [
-            p
-            for p in await self.db.challenges.pending_challenges(user_id=challenger_id)
-            if p.expires_at > now
-        ]
-        for pending in open_:
-            if pending.channel_id == channel_id and {pending.challenger_id, pending.opponent_id} == {
-                challenger_id,
-                opponent_id,
-            }:
-                raise ServiceError("challenge_pending", opponent=UserRef(opponent_id))
-        for pending in open_:
-            if (pending.challenger_id, pending.opponent_id) == (challenger_id, opponent_id):
-                raise ServiceError("challenge_pending_elsewhere", opponent=UserRef(opponent_id))
-        await self._check_limits(challenger_id, opponent_id, channel_id, open_, now)
-        row = await self.db.challenges.create_challenge(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            challenger_id=challenger_id,
-            opponent_id=opponent_id,
-            options={**options.to_dict(), **({"points": points} if points else {})},
-            now=now,
-            expires_at=now + self.timeout,
-        )
+        # One transaction holding the challenger's row: two challenges of one member at
+        # once are counted one after the other (the channel's limit, of many members, may
+        # still be passed by one or two challenges sent in the same instant).
+        async with self.db.transaction() as tx:
+            await tx.players.lock(challenger_id, now)
+            open_ = [
+                p for p in await tx.challenges.pending_challenges(user_id=challenger_id) if p.expires_at > now
+            ]
+            for pending in open_:
+                if pending.channel_id == channel_id and {pending.challenger_id, pending.opponent_id} == {
+                    challenger_id,
+                    opponent_id,
+                }:
+                    raise ServiceError("challenge_pending", opponent=UserRef(opponent_id))
+            for pending in open_:
+                if (pending.challenger_id, pending.opponent_id) == (challenger_id, opponent_id):
+                    raise ServiceError("challenge_pending_elsewhere", opponent=UserRef(opponent_id))
+            await self._check_limits(challenger_id, opponent_id, channel_id, open_, now)
+            row = await tx.challenges.create_challenge(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger_id=challenger_id,
+                opponent_id=opponent_id,
+                options={**options.to_dict(), **({"points": points} if points else {})},
+                now=now,
+                expires_at=now + self.timeout,
+            )
         return _challenge(row)
 
     async def _check_limits(

@@ -55,8 +55,13 @@ from rules.view import PlayerView
 if TYPE_CHECKING:
     from bot.games.live import LiveGame, MoveOutcome
     from bot.games.service import GameService
+    from rules.game import GameOptions
 
 log = logging.getLogger(__name__)
+
+#: The AI's seat in a practice game: the person is engine player 0 (who moves first
+#: still comes from the seed).
+AI_SEAT = 1
 
 DEFAULT_LEVEL = "medium"
 #: A turn is a handful of moves (claims, play, draw), but when the person can only pass
@@ -217,10 +222,38 @@ class Opponent:
             self._hints.pop(key)  # a failed search is not remembered
             raise
 
+    async def start_game(
+        self,
+        *,
+        user_id: int,
+        bot_id: int,
+        guild_id: int | None,
+        channel_id: int | None,
+        options: GameOptions,
+        level: str,
+    ) -> LiveGame:
+        """A practice game of ``user_id`` against the AI (seat ``AI_SEAT``), checked by
+        :meth:`check_new_game` and inserted in one transaction that holds the member's
+        row: two requests at once, in one process or several, cannot pass the limits
+        together."""
+        async with self.service.db.transaction() as tx:
+            await tx.players.lock(user_id, self.clock())
+            await self.check_new_game(user_id, channel_id)
+            return await self.service.insert_game(
+                tx,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                players=(user_id, bot_id),
+                options=options,
+                ai_player=AI_SEAT,
+                ai_level=level,
+            )
+
     async def check_new_game(self, user_id: int, channel_id: int | None) -> None:
         """Refuse a new practice game for ``user_id`` here: one is open in this channel
         (``practice_existing``) or ``max_games`` are open anywhere (``LimitReached``).
-        Counted from the database, so every process agrees."""
+        Counted from the database, so every process agrees (exactly, inside
+        :meth:`start_game`'s transaction; before it, as a quick private refusal)."""
         games = [record for record in await self.service.active_games_for(user_id) if record.vs_ai]
         for record in games:
             if record.channel_id == channel_id:
@@ -353,4 +386,14 @@ class Opponent:
         self.scheduler.close()
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "STALLED_AFTER", "HintRate", "Opponent", "ai_seed", "decide", "suggest"]
+__all__ = [
+    "AI_SEAT",
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "STALLED_AFTER",
+    "HintRate",
+    "Opponent",
+    "ai_seed",
+    "decide",
+    "suggest",
+]

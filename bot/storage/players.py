@@ -49,6 +49,18 @@ class PlayerStore:
     async def ensure_players(self, user_ids: Iterable[int], now: float) -> None:
         await ensure_players(self._db, user_ids, now)
 
+    async def lock(self, user_id: int, now: float) -> None:
+        """Hold the member's row until the caller's transaction ends (call inside one).
+
+        A limit counted after it in the same transaction sees what every earlier request
+        of the member committed, and the next one waits for this one: a count-limit
+        holds when the same member asks twice at once, in one process or several. On
+        PostgreSQL the UPDATE takes the row lock (at READ COMMITTED each later statement
+        sees what the previous holder committed); SQLite's ``BEGIN IMMEDIATE`` already
+        runs one writing transaction at a time."""
+        await ensure_players(self._db, [user_id], now)
+        await self._db.execute("UPDATE players SET user_id = user_id WHERE user_id = $1", user_id)
+
     # -- languages (migration 6) -----------------------------------------------------
 
     async def language(self, scope: LanguageScope, scope_id: int) -> tuple[str | None, str | None]:

@@ -19,6 +19,9 @@ processes comes from row-level conditions, not from a lock around the database:
 - ``challenges.resolve_challenge``, ``games.mark_reminded``, ``delivery.take_dm_tip``
   and ``delivery.claim_outbox`` are conditional updates
   whose row count says which caller won.
+- ``players.lock`` holds a member's row for a transaction that counts the member's games
+  or challenges against a limit and then inserts one: two requests of one member at
+  once are counted one after the other.
 
 Migrations take a transaction-scoped advisory lock, so processes starting together
 apply each migration once. The schema version is in the table ``schema_version``.

@@ -36,8 +36,6 @@ from rules.rulesets import get_ruleset
 
 log = logging.getLogger(__name__)
 
-AI_SEAT = 1  # the person is engine player 0; who moves first still comes from the seed
-
 
 def _variant(options: GameOptions, points: int | None) -> str:
     if options.tactics and options.claim_timing == "turn-start":
@@ -149,13 +147,13 @@ async def practice(interaction: Interaction, options: GameOptions, level: str = 
     await defer_public(interaction)
     bot.names.remember(user)
     bot.names.remember(me)
-    record = await bot.service.create_game(
+    record = await bot.opponent.start_game(
+        user_id=user.id,
+        bot_id=me.id,
         guild_id=interaction.guild_id,
         channel_id=channel_id,
-        players=(user.id, me.id),
         options=options,
-        ai_player=AI_SEAT,
-        ai_level=level,
+        level=level,
     )
     log.info("Practice game %d started (level %s)", record.id, level)
     key = "practice.started" if channel_id is not None else "practice.started_dm"
@@ -271,7 +269,6 @@ def rematch_view(game_id: int) -> discord.ui.View:
 
 
 __all__ = [
-    "AI_SEAT",
     "ChallengeButton",
     "RematchButton",
     "challenge",

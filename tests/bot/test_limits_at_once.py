@@ -1,0 +1,123 @@
+"""A member's count limits hold when the member asks many times at once.
+
+Practice games (``max_games``) and open challenges (``max_open``) are counted and stored
+in one transaction that holds the member's row (``players.lock``). Each test fires the
+requests together, on both backends (``db``: SQLite in memory or a PostgreSQL database);
+on PostgreSQL also through separate connection pools, as from several bot processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import pytest
+
+from bot.games.challenges import ChallengeService
+from bot.games.errors import LimitReached, ServiceError
+from bot.games.live import LiveGame
+from bot.games.matches import MatchService
+from bot.games.opponent import AI_SEAT, Opponent
+from bot.games.service import GameService
+from bot.storage import PostgresDatabase, Storage
+from rules.game import GameOptions
+from tests.bot.conftest import ALICE, FakeClock
+
+BOT = 9999
+T = TypeVar("T")
+AT_ONCE = 8
+
+
+async def _all_at_once(calls: list[Callable[[], Awaitable[T]]]) -> tuple[list[T], list[BaseException]]:
+    results = await asyncio.gather(*(call() for call in calls), return_exceptions=True)
+    done = [r for r in results if not isinstance(r, BaseException)]
+    return done, [r for r in results if isinstance(r, BaseException)]
+
+
+def _practice(opponent: Opponent, channel_id: int) -> Callable[[], Awaitable[LiveGame]]:
+    return lambda: opponent.start_game(
+        user_id=ALICE, bot_id=BOT, guild_id=1, channel_id=channel_id, options=GameOptions(), level="easy"
+    )
+
+
+async def test_practice_games_started_at_once_stop_at_the_limit(db: Storage, clock: FakeClock) -> None:
+    opponent = Opponent(GameService(db, clock=clock), max_games=2, clock=clock)
+    started, refused = await _all_at_once([_practice(opponent, 100 + i) for i in range(AT_ONCE)])
+
+    assert len(started) == 2, started
+    assert all(isinstance(e, LimitReached) and e.code == "limit_practice_games" for e in refused), refused
+    active = await db.games.active_games(ALICE)
+    assert sorted(row.id for row in active) == sorted(record.id for record in started)
+    assert all(row.ai_player == AI_SEAT and row.players == (ALICE, BOT) for row in active)
+
+
+async def test_one_practice_game_a_channel_when_asked_at_once(db: Storage, clock: FakeClock) -> None:
+    opponent = Opponent(GameService(db, clock=clock), clock=clock)  # no count limit
+    started, refused = await _all_at_once([_practice(opponent, 100) for _ in range(AT_ONCE)])
+
+    assert len(started) == 1
+    assert all(isinstance(e, ServiceError) and e.code == "practice_existing" for e in refused), refused
+    assert [row.id for row in await db.games.active_games(ALICE)] == [started[0].id]
+
+
+def _challenges(db: Storage, clock: FakeClock, max_open: int) -> ChallengeService:
+    games = GameService(db, clock=clock)
+    return ChallengeService(db, games, MatchService(db, games), clock=clock, timeout=600, max_open=max_open)
+
+
+async def test_challenges_sent_at_once_stop_at_the_limit(db: Storage, clock: FakeClock) -> None:
+    service = _challenges(db, clock, max_open=1)
+    calls = [
+        lambda i=i: service.create(
+            guild_id=1, channel_id=100 + i, challenger_id=ALICE, opponent_id=2000 + i, options=GameOptions()
+        )
+        for i in range(AT_ONCE)
+    ]
+    sent, refused = await _all_at_once(calls)
+
+    assert len(sent) == 1
+    assert all(isinstance(e, LimitReached) and e.code == "limit_open_challenges" for e in refused), refused
+    assert [row.id for row in await db.challenges.pending_challenges(user_id=ALICE)] == [sent[0].id]
+
+
+async def test_the_same_challenge_sent_at_once_is_stored_once(db: Storage, clock: FakeClock) -> None:
+    service = _challenges(db, clock, max_open=0)  # no count limit
+    calls = [
+        lambda: service.create(
+            guild_id=1, channel_id=100, challenger_id=ALICE, opponent_id=2000, options=GameOptions()
+        )
+        for _ in range(AT_ONCE)
+    ]
+    sent, refused = await _all_at_once(calls)
+
+    assert len(sent) == 1
+    assert all(isinstance(e, ServiceError) and e.code == "challenge_pending" for e in refused), refused
+    assert len(await db.challenges.pending_challenges(user_id=ALICE)) == 1
+
+
+PROCESSES = 4
+
+
+@pytest.mark.parametrize("limit", [1, 3])
+async def test_practice_limit_holds_across_connection_pools(postgres_database: str, limit: int) -> None:
+    """Several bot processes (services with their own pools and caches) start games for
+    the same member at once: the database's row lock counts them one after the other."""
+    databases = [PostgresDatabase(postgres_database, pool_size=3) for _ in range(PROCESSES)]
+    for database in databases:
+        await database.connect()
+    try:
+        await databases[0].migrate()
+        clock = FakeClock()
+        opponents = [Opponent(GameService(d, clock=clock), max_games=limit, clock=clock) for d in databases]
+        calls = [
+            _practice(opponent, 100 + 10 * n + i) for n, opponent in enumerate(opponents) for i in range(3)
+        ]
+        started, refused = await _all_at_once(calls)
+
+        assert len(started) == limit
+        assert all(isinstance(e, LimitReached) for e in refused), refused
+        assert len(await databases[1].games.active_games(ALICE)) == limit
+    finally:
+        for database in databases:
+            await database.close()
