@@ -9,11 +9,11 @@ accepted with its game, or not at all.
 Fair share: a member may have ``max_open`` challenges open, a channel ``max_channel``;
 both are counted in the database, so several processes agree, and a new challenge is
 counted and stored in one transaction holding the challenger's row, so two sent at once
-are counted one after the other. After a challenge was
-declined or expired, its challenger may challenge the same member again only
-``rechallenge_cooldown`` seconds later, counted from the answer's time stored with the
-challenge (migration 9), so this too holds across processes. Each is a ``LimitReached``
-saying when it frees, raised before anything is stored or posted. 0 means no limit.
+are counted one after the other. After a challenge was declined or expired, its
+challenger may challenge the same member again only ``rechallenge_cooldown`` seconds
+later, counted from the answer's time stored with the challenge (migration 9), so this
+too holds across processes. Each is a ``LimitReached`` saying when it frees, raised
+before anything is stored or posted. 0 means no limit.
 """
 
 from __future__ import annotations
