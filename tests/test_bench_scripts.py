@@ -198,6 +198,6 @@ def test_the_readme_table_is_printed_from_the_games_of_its_deals(tmp_path: Path)
     assert lines[7] == medium
     assert len(ai.README_TABLE["hard", "sniper", "st+t"]) == 200
     assert len(ai.README_TABLE["hard", "medium-old", "st"]) == 100
-    assert len(ai.README_TABLE["hard", "probability", "bl"]) == 200  # a second run pooled
+    assert len(ai.README_TABLE["hard", "probability", "bl"]) == 100
     out = bench("ai", "--report", "t.jsonl", "--readme-table", cwd=tmp_path).stdout
     assert medium_old in out

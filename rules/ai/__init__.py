@@ -12,9 +12,10 @@ move on any machine. Every phase is handled: draws, Scout draws and returns, pas
 
 Levels offered to players (:data:`LEVELS`), weakest first: ``random``; ``easy`` (one ply
 on the probability model of the table, :mod:`rules.ai.model`, :mod:`rules.ai.planner`,
-with the odd slip); ``medium`` (the search below on a quarter of hard's budget, over the
-six moves the model ranks best); ``hard`` (determinized Monte Carlo search over every
-legal move, ranked together with the model's value, see :mod:`rules.ai.mcts` and
+with the odd slip); ``medium`` (the search below with playouts to the end of the game,
+200 of them over the six moves the model ranks best); ``hard`` (determinized Monte Carlo
+search over every legal move whose playouts stop after three turns and are valued by the
+model, ranked together with the model's value of the move, see :mod:`rules.ai.mcts` and
 docs/ai.md). More players for measurement (:data:`PLAYERS`): the baselines ``greedy`` and
 ``sniper`` (:mod:`rules.ai.baselines`) and ``probability`` (:mod:`rules.ai.probability`),
 ``one-ply`` (the planner without slips), and the levels as they were before the model,
@@ -46,6 +47,7 @@ __all__ = [
     "MEDIUM_CANDIDATES",
     "MEDIUM_SHARE",
     "PLAYERS",
+    "PLAYOUT_BUDGET",
     "REASONS",
     "AIPlayer",
     "Budget",
@@ -81,11 +83,14 @@ LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
 #: model's one-ply maximiser that ``easy`` slips from), and the levels as they were
 #: before the probability model (``medium-old``, ``hard-old``), kept to measure against.
 PLAYERS: tuple[str, ...] = (*LEVELS, "greedy", "sniper", "probability", "one-ply", "medium-old", "hard-old")
-#: Default search budget of ``hard``: playouts (deterministic); the wall-clock cap only
-#: guards against a pathological position, and benchmarks count how often it fires.
-HARD_BUDGET = Budget(iterations=800, seconds=3.0)
-#: ``medium`` is the same search on a quarter of hard's budget, over the six moves the
-#: probability model ranks best (docs/ai.md, "medium").
+#: Default search budget of ``hard``: playouts (deterministic) of three turns each, their
+#: ends valued by the model; the wall-clock cap only guards against a pathological
+#: position, and benchmarks count how often it fires.
+HARD_BUDGET = Budget(iterations=200, seconds=3.0, leaf_plies=3)
+#: The search with playouts to the end of the game: ``hard-old``'s budget; ``medium``
+#: takes a quarter of it over the six moves the probability model ranks best
+#: (docs/ai.md, "medium").
+PLAYOUT_BUDGET = Budget(iterations=800, seconds=3.0)
 MEDIUM_SHARE = 4
 MEDIUM_CANDIDATES = 6
 
@@ -149,7 +154,7 @@ def decide(
     if lvl is Level.ONE_PLY or view.phase in ("scout_draw", "scout_return"):
         return Decision(planner.choose(from_view(view), rng))
     prior = "heuristic" if lvl is Level.HARD_OLD else "model"
-    spend = _budget(budget)
+    spend = _budget(budget, HARD_BUDGET if lvl is Level.HARD else PLAYOUT_BUDGET)
     if lvl is Level.MEDIUM:
         iterations = max(1, spend.iterations // MEDIUM_SHARE)
         seconds = None if spend.seconds is None else spend.seconds / MEDIUM_SHARE
@@ -174,16 +179,16 @@ def choose_move(
     return decide(view, level=level, seed=seed, budget=budget).move
 
 
-def _budget(budget: Budget | int | float | None) -> Budget:
+def _budget(budget: Budget | int | float | None, default: Budget) -> Budget:
     if budget is None:
-        return HARD_BUDGET
+        return default
     if isinstance(budget, Budget):
         return budget
     if isinstance(budget, bool):
         raise TypeError("budget must be a Budget, an int (iterations) or a float (seconds)")
     if isinstance(budget, int):
-        return replace(HARD_BUDGET, iterations=budget)
-    return replace(HARD_BUDGET, iterations=10**9, seconds=float(budget))
+        return replace(default, iterations=budget)
+    return replace(default, iterations=10**9, seconds=float(budget))
 
 
 @dataclass

@@ -31,13 +31,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rules.ai import heuristic, planner
 from rules.ai.determinize import sample_game
-from rules.ai.playout import STONES, World
-from rules.ai.situation import from_view
-from rules.cards import Card
+from rules.ai.model import Dist, Model, game_chance
+from rules.ai.playout import MARGIN, STONES, World
+from rules.ai.situation import StoneState, from_view
+from rules.cards import Card, ClanCard
 from rules.formations import tables
 from rules.moves import Draw, Move
 from rules.rulesets import get_ruleset
@@ -57,11 +58,14 @@ MODEL_WEIGHT = 1.0
 class Budget:
     """How long to think: ``iterations`` playouts (deterministic); ``seconds`` is only a
     safety cap on wall time (None: none); ``candidates``: search only the moves the
-    probability model ranks best, this many (None: every legal move)."""
+    probability model ranks best, this many (None: every legal move); ``leaf_plies``:
+    stop each playout after this many turns and value its end with the model (None:
+    play to the end of the game)."""
 
     iterations: int = 400
     seconds: float | None = 5.0
     candidates: int | None = None
+    leaf_plies: int | None = None
 
 
 @dataclass
@@ -149,6 +153,42 @@ class Root:
         return w
 
 
+class Leaf:
+    """The model's value of a truncated playout's world for the AI (player 0), on the
+    playouts' score scale: the chance to win the game, and a little of the stones' mean
+    in place of the margin. The AI's own hand is its hand in that world; the pool is the
+    world's unseen clan cards (the opponent's hand and the deck), counted, not seen."""
+
+    def __init__(self, view: PlayerView) -> None:
+        self.sit = from_view(view)
+        # Empty sides' distributions: the same few for every leaf of a decision.
+        self.open: dict[tuple[object, ...], Dist] = {}
+
+    def value(self, w: World) -> float:
+        stones = []
+        for s in range(STONES):
+            mine, theirs, need = w.sides[0][s], w.sides[1][s], w.need[s]
+            first = None
+            if len(mine) >= need and len(theirs) >= need:
+                first = 0 if w.done[0][s] <= w.done[1][s] else 1  # as World.owners_at_end
+            stones.append(StoneState(mine, theirs, w.owner[s], w.fog[s], need == 4, first))
+        held = w.hands[1]
+        sit = replace(
+            self.sit,
+            hand=w.hands[0],
+            stones=stones,
+            unseen_clan=[c for c in (*held, *w.clan) if isinstance(c, ClanCard)],
+            opp_hand_size=len(held),
+            opp_hand_tactics=sum(1 for c in held if c.is_tactic),
+            clan_deck=len(w.clan),
+            tactic_deck=len(w.tac),
+            legal=[],
+        )
+        w.final_owners = w.owners_at_end()
+        ps = Model(sit, self.open).stones(stones, w.hands[0])
+        return (1 - MARGIN) * game_chance(ps) + MARGIN * sum(ps) / STONES
+
+
 # --------------------------------------------------------------------------- search
 
 
@@ -210,6 +250,7 @@ def search(
         if len(moves) == 1:
             return SearchResult(moves[0], 0, False, {moves[0]: (0.5, 0)})
     root = Root(view)
+    leaf = None if budget.leaf_plies is None else Leaf(view)
     phase = view.phase
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     total = [0.0] * len(moves)
@@ -238,7 +279,11 @@ def search(
                 w = base.copy()
                 prng = random.Random(play_seed)
                 w.apply_root(moves[i], prng, phase)
-                total[i] += w.rollout(next_player, prng)
+                score = w.rollout(next_player, prng, budget.leaf_plies)
+                if score is None:
+                    assert leaf is not None
+                    score = leaf.value(w)
+                total[i] += score
                 count[i] += 1
                 owners = w.final_owners
                 for s, own in enumerate(owners):

@@ -81,8 +81,9 @@ def miss_all(a: float, n: int, r: int) -> float:
 class Model:
     """The model of one decision's table, from a :class:`Situation` (viewer = "mine")."""
 
-    def __init__(self, sit: Situation) -> None:
+    def __init__(self, sit: Situation, open_cache: dict[tuple[object, ...], Dist] | None = None) -> None:
         self.sit = sit
+        self._open = open_cache
         self.pool: list[ClanCard] = list(sit.unseen_clan)
         self.n = len(self.pool)
         self.triples = tables(sit.ruleset).triples
@@ -141,24 +142,40 @@ class Model:
         every: list[int] = []
         fast = needed == 3 and not fog and all(type(c) is ClanCard for c in side)
         base = sum(1 << c.id for c in side)
-        for combo in combinations(items, m):
+        cards = [c for c, _ in items]
+        pooled = [t for _, t in items]
+        bits = [1 << c.id for c in cards]
+        clan = [fast and type(c) is ClanCard for c in cards]
+        chance = [weight[u] * hand[m - u] for u in range(m + 1)]
+        triples = self.triples
+        unrolled = m == 2 and all(clan)
+        if unrolled:  # the common case, unrolled: the same sums in the same order, faster
+            get = multi.get
+            count = len(items)
+            for a in range(count):
+                mask_a, u_a = base | bits[a], pooled[a]
+                for b in range(a + 1, count):
+                    key = triples[mask_a | bits[b]]
+                    every.append(key)
+                    w = chance[u_a + pooled[b]]
+                    if w > 0.0:
+                        multi[key] = get(key, 0.0) + w
+        for combo in () if unrolled else combinations(range(len(items)), m):
             u = 0
-            for _, t in combo:
-                u += t
-            if fast and all(type(c) is ClanCard for c, _ in combo):
-                mask = base
-                for c, _ in combo:
-                    mask |= 1 << c.id
-                key = self.triples[mask]
-            else:
-                key = self._key([*side, *(c for c, _ in combo)], needed, fog)
+            mask = base
+            ok = True
+            for i in combo:
+                u += pooled[i]
+                mask |= bits[i]
+                ok = ok and clan[i]
+            key = triples[mask] if ok else self._key([*side, *(cards[i] for i in combo)], needed, fog)
             every.append(key)
             if m == 1 and u == 0:
                 certain_keys.add(key)
             elif m == 1:
-                singles.setdefault(key, set()).add(combo[0][0].id)
+                singles.setdefault(key, set()).add(cards[combo[0]].id)
             elif weight[u] > 0.0:
-                multi[key] = multi.get(key, 0.0) + weight[u] * hand[m - u]
+                multi[key] = multi.get(key, 0.0) + chance[u]
         keys = sorted(certain_keys | singles.keys() | multi.keys(), reverse=True)
         out: list[tuple[int, float]] = []
         seen: set[int] = set()
@@ -189,7 +206,8 @@ class Model:
         totals scaled to ``needed`` cards."""
         clan = tuple(c for c in certain if type(c) is ClanCard)
         ck = ("open", needed, fog, tuple(sorted(c.id for c in clan)), access)
-        hit = self._dists.get(ck)
+        store = self._dists if self._open is None else self._open
+        hit = store.get(ck)
         if hit is None:
             base = self._side_dist([], 3, False, list(clan), access * OPEN_SHARE, 3, force=True)
             if fog or needed != 3:
@@ -199,7 +217,7 @@ class Model:
                     k = total if fog else (key >> 6) << 6 | total
                     merged[k] = merged.get(k, 0.0) + p
                 base = tuple(sorted(merged.items(), reverse=True))
-            hit = self._dists[ck] = base
+            hit = store[ck] = base
         return hit
 
     def mine(self, st: StoneState, hand: Sequence[Card]) -> Dist:

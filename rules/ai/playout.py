@@ -19,6 +19,7 @@ drawn one so far in the game (``World.tac_rate``, set by ``rules.ai.mcts.Root``)
 from __future__ import annotations
 
 import random
+from typing import overload
 
 from rules.ai.situation import side_key
 from rules.cards import CARDS_BY_ID, Card, ClanCard, Tactic, TacticCard, TacticKind, tactic_card
@@ -320,14 +321,24 @@ class World:
 
     # ---- the playout
 
-    def rollout(self, player: int, rng: random.Random) -> float:
-        """Play to the end with ``player`` to move; the AI's (player 0's) score in [0, 1]."""
+    @overload
+    def rollout(self, player: int, rng: random.Random, plies: None = None) -> float: ...
+    @overload
+    def rollout(self, player: int, rng: random.Random, plies: int | None) -> float | None: ...
+
+    def rollout(self, player: int, rng: random.Random, plies: int | None = None) -> float | None:
+        """Play to the end with ``player`` to move; the AI's (player 0's) score in [0, 1].
+        With ``plies``: stop after that many turns and return None if the game goes on."""
         passes = 0
+        turns = 0
         memo = _FIT
         owner, need, all_sides, masks = self.owner, self.need, self.sides, self.masks
         tactics = bool(self.tac) or any(c.is_tactic for h in self.hands for c in h)
         rand = rng.random
         while passes < 2 and self.winner is None:
+            if turns == plies:
+                return None
+            turns += 1
             hand = self.hands[player]
             mine = all_sides[player]
             open_ = [s for s in _STONES if owner[s] is None and len(mine[s]) < need[s]]
