@@ -38,12 +38,14 @@ from rules.view import PlayerView
 SMALL = Budget(iterations=60, seconds=None)  # search level in tests: a few playouts
 
 
-def positions(seeds: range, tactics: bool = False, every: int = 3) -> list[tuple[Game, PlayerView]]:
+def positions(
+    seeds: range, tactics: bool = False, every: int = 3, ruleset: str = "schotten-totten"
+) -> list[tuple[Game, PlayerView]]:
     """Decision points from random self-play (forced moves applied, as the service does)."""
     out = []
     for seed in seeds:
         rng = random.Random(seed)
-        game = Game.new(seed, GameOptions(tactics=tactics))
+        game = Game.new(seed, GameOptions(ruleset, tactics))
         step = 0
         while not game.is_over:
             forced = game.forced_move()

@@ -11,32 +11,17 @@ from rules.ai import HARD_BUDGET, PLAYOUT_BUDGET, Budget, decide, mcts
 from rules.ai.model import Model, game_chance
 from rules.ai.playout import MARGIN, STONES, World
 from rules.ai.situation import from_view
-from rules.game import Game, GameOptions
+from rules.game import GameOptions
 from rules.view import PlayerView
+from tests.rules.test_ai import positions
 
 LEAVES = Budget(iterations=60, seconds=None, leaf_plies=3)
 
 
 def views(options: GameOptions, seeds: range, every: int = 5) -> list[PlayerView]:
     """Decision points of the play phase from random self-play."""
-    out = []
-    for seed in seeds:
-        rng = random.Random(seed)
-        game = Game.new(seed, options)
-        step = 0
-        while not game.is_over:
-            forced = game.forced_move()
-            if forced is not None:
-                game.apply(forced)
-                continue
-            p = game.current_player
-            view = game.view(p)
-            if step % every == 0 and view.phase == "play":
-                out.append(view)
-            moves = game.legal_moves()
-            game.apply(moves[rng.randrange(len(moves))], p)
-            step += 1
-    return out
+    found = positions(seeds, options.tactics, every, options.ruleset)
+    return [view for _, view in found if view.phase == "play"]
 
 
 def on_table(world: World) -> int:
