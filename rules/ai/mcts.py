@@ -1,29 +1,32 @@
 """The search of ``hard`` and ``medium``: determinized Monte Carlo, ranked with the model.
 
 Each *iteration* deals the cards the AI cannot see (the opponent's hand, clan and tactic
-cards in their public numbers, and both decks' order) at random, applies one root move
-on a light simulator of the game and plays the game out with a cheap policy for both
-sides, tactic cards included. The root decision is a fixed-budget best-arm problem, so
-the budget is spent by *sequential halving*: every legal move gets playouts in the first
-round, the better half goes on to the next round with twice the playouts, and so on until
-one is left. Within a round every move is played out in the *same* sampled worlds with
-the same playout seeds (common random numbers), so moves are compared on equal luck and
-a few dozen playouts separate them where independent samples would need hundreds.
+cards in their public numbers, and both decks' order) at random, applies one root move on
+a light simulator of the game and plays on with a cheap policy for both sides, tactic
+cards included: for ``hard`` three turns, after which the probability model values the
+table (:class:`Leaf`); for ``medium`` and ``hard-old`` to the end of the game. The root
+decision is a fixed-budget best-arm problem, so the budget is spent by *sequential
+halving*: every legal move gets playouts in the first round, the better half goes on to
+the next round with twice the playouts, and so on until one is left. Within a round every
+move is played out in the *same* sampled worlds with the same playout seeds (common
+random numbers), so moves are compared on equal luck and a few dozen playouts separate
+them where independent samples would need hundreds.
 
 Moves are ranked by their mean playout score plus ``MODEL_WEIGHT`` times ``one-ply``'s
 value of the move, the probability model's chance to win the game after it (relative to
 the best move's): the playouts' estimate is biased by their crude policy, in a way more
 playouts do not fix, and the model's by its independence assumptions; together they beat
-either (docs/ai.md). ``hard-old`` ranks with the old heuristic's board value instead.
+either, and short playouts valued by the model beat long ones (docs/ai.md). ``hard-old``
+ranks with the old heuristic's board value instead.
 
 Sampling a new world for every iteration averages over the hidden cards instead of
 trusting one guess: this is information-set Monte Carlo at depth one (the moves after the
 root are made by the playout policy, not by a tree). The budget is a number of
-iterations, so the same view and seed give the same move on any machine; a wall-clock
-cap (``Budget.seconds``) only guards against a pathological case and is reported.
+iterations, so the same view and seed give the same move on any machine; a wall-clock cap
+(``Budget.seconds``) only guards against a pathological case and is reported.
 
-The playouts' simulator and policy are in :mod:`rules.ai.playout`; this module deals
-its worlds from the view (:class:`Root`) and spends the budget on them (:func:`search`).
+The playouts' simulator and policy are in :mod:`rules.ai.playout`; this module deals its
+worlds from the view (:class:`Root`) and spends the budget on them (:func:`search`).
 """
 
 from __future__ import annotations
@@ -161,7 +164,8 @@ class Leaf:
 
     def __init__(self, view: PlayerView) -> None:
         self.sit = from_view(view)
-        # Empty sides' distributions: the same few for every leaf of a decision.
+        # Empty sides' distributions, shared by the decision's leaves: their pools differ
+        # by the few cards of three turns, and an empty side costs the most to count.
         self.open: dict[tuple[object, ...], Dist] = {}
 
     def value(self, w: World) -> float:

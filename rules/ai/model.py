@@ -79,7 +79,11 @@ def miss_all(a: float, n: int, r: int) -> float:
 
 
 class Model:
-    """The model of one decision's table, from a :class:`Situation` (viewer = "mine")."""
+    """The model of one decision's table, from a :class:`Situation` (viewer = "mine").
+
+    ``open_cache``: empty sides' distributions shared with other models of nearly the same
+    pool (the leaves of one search): each is computed once, from the first model's pool.
+    """
 
     def __init__(self, sit: Situation, open_cache: dict[tuple[object, ...], Dist] | None = None) -> None:
         self.sit = sit
