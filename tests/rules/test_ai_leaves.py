@@ -118,3 +118,13 @@ def test_only_hard_uses_leaves_medium_and_hard_old_play_out(monkeypatch: pytest.
         assert leaves.calls == 0, level
     d = decide(view, level="hard", seed=1, budget=40)
     assert d.iterations >= 40 and leaves.calls > 0
+
+
+@pytest.mark.parametrize("ruleset", ["schotten-totten", "battle-line"])
+def test_with_tactic_cards_hard_plays_its_playouts_out(monkeypatch: pytest.MonkeyPatch, ruleset: str) -> None:
+    leaves = Counting(monkeypatch)
+    searched = 0
+    for view in views(GameOptions(ruleset, True), range(1))[:6]:
+        d = decide(view, level="hard", seed=1, budget=40)
+        searched += d.iterations > 0
+    assert searched >= 3 and leaves.calls == 0
