@@ -12,10 +12,10 @@ move on any machine. Every phase is handled: draws, Scout draws and returns, pas
 
 Levels offered to players (:data:`LEVELS`), weakest first: ``random``; ``easy`` (one ply
 on the probability model of the table, :mod:`rules.ai.model`, :mod:`rules.ai.planner`,
-with the odd slip); ``medium`` (the search below with playouts to the end of the game,
-200 of them over the six moves the model ranks best); ``hard`` (determinized Monte Carlo
-search over every legal move, ranked together with the model's value of the move; without
-tactic cards its playouts stop after three turns and the model values their ends; see
+with the odd slip); ``medium`` (the search below on a quarter of hard's budget, over the
+six moves the model ranks best); ``hard`` (determinized Monte Carlo search over every
+legal move, ranked together with the model's value of the move; without tactic cards its
+playouts stop after three turns and the model values their ends; see
 :mod:`rules.ai.mcts` and docs/ai.md). More players for measurement (:data:`PLAYERS`): the
 baselines ``greedy`` and ``sniper`` (:mod:`rules.ai.baselines`) and ``probability``
 (:mod:`rules.ai.probability`), ``one-ply`` (the planner without slips), and the levels as
@@ -85,12 +85,14 @@ LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
 PLAYERS: tuple[str, ...] = (*LEVELS, "greedy", "sniper", "probability", "one-ply", "medium-old", "hard-old")
 #: Default search budget of ``hard`` without tactic cards: playouts (deterministic) of
 #: three turns each, their ends valued by the model; the wall-clock cap only guards
-#: against a pathological position, and benchmarks count how often it fires.
+#: against a pathological position, and benchmarks count how often it fires. ``medium``
+#: takes a quarter of it over the six moves the probability model ranks best
+#: (docs/ai.md, "medium").
 HARD_BUDGET = Budget(iterations=200, seconds=3.0, leaf_plies=3)
 #: The search with playouts to the end of the game: ``hard``'s with tactic cards (the
 #: model does not value a tactic card held, and three turns cut off what it does later;
-#: short playouts lost there, docs/ai.md), ``hard-old``'s; ``medium`` takes a quarter of
-#: it over the six moves the probability model ranks best (docs/ai.md, "medium").
+#: short playouts lost there, docs/ai.md; ``medium`` takes a quarter of it), and
+#: ``hard-old``'s.
 PLAYOUT_BUDGET = Budget(iterations=800, seconds=3.0)
 MEDIUM_SHARE = 4
 MEDIUM_CANDIDATES = 6
@@ -155,7 +157,7 @@ def decide(
     if lvl is Level.ONE_PLY or view.phase in ("scout_draw", "scout_return"):
         return Decision(planner.choose(from_view(view), rng))
     prior = "heuristic" if lvl is Level.HARD_OLD else "model"
-    short = lvl is Level.HARD and not view.options.tactics
+    short = lvl in (Level.HARD, Level.MEDIUM) and not view.options.tactics
     spend = _budget(budget, HARD_BUDGET if short else PLAYOUT_BUDGET)
     if lvl is Level.MEDIUM:
         iterations = max(1, spend.iterations // MEDIUM_SHARE)

@@ -1,5 +1,5 @@
-"""``hard``'s truncated playouts: they stop after their turns, and the model values their
-ends; ``medium`` and ``hard-old`` still play to the end of the game."""
+"""The search's truncated playouts: they stop after their turns, and the model values their
+ends; ``hard`` and ``medium`` use them without tactic cards, ``hard-old`` never."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from rules.ai import HARD_BUDGET, PLAYOUT_BUDGET, Budget, decide, mcts
+from rules.ai import HARD_BUDGET, MEDIUM_SHARE, PLAYOUT_BUDGET, Budget, decide, mcts
 from rules.ai.model import Model, game_chance
 from rules.ai.playout import MARGIN, STONES, World
 from rules.ai.situation import from_view
@@ -110,21 +110,24 @@ def test_hard_values_its_playouts_ends_with_the_model(monkeypatch: pytest.Monkey
         assert 0.0 <= score <= 1.0
 
 
-def test_only_hard_uses_leaves_medium_and_hard_old_play_out(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hard_and_medium_use_leaves_hard_old_plays_out(monkeypatch: pytest.MonkeyPatch) -> None:
     leaves = Counting(monkeypatch)
     view = views(GameOptions(), range(1))[2]
-    for level in ("medium", "hard-old"):
-        decide(view, level=level, seed=1, budget=40)
-        assert leaves.calls == 0, level
+    decide(view, level="hard-old", seed=1, budget=40)
+    assert leaves.calls == 0
     d = decide(view, level="hard", seed=1, budget=40)
     assert d.iterations >= 40 and leaves.calls > 0
+    before = leaves.calls
+    d = decide(view, level="medium", seed=1)  # a quarter of hard's 200, on six moves
+    assert d.iterations == 200 // MEDIUM_SHARE and leaves.calls > before
 
 
 @pytest.mark.parametrize("ruleset", ["schotten-totten", "battle-line"])
-def test_with_tactic_cards_hard_plays_its_playouts_out(monkeypatch: pytest.MonkeyPatch, ruleset: str) -> None:
+def test_with_tactic_cards_searches_play_out(monkeypatch: pytest.MonkeyPatch, ruleset: str) -> None:
     leaves = Counting(monkeypatch)
     searched = 0
     for view in views(GameOptions(ruleset, True), range(1))[:6]:
-        d = decide(view, level="hard", seed=1, budget=40)
-        searched += d.iterations > 0
+        for level in ("hard", "medium"):
+            d = decide(view, level=level, seed=1, budget=40)
+            searched += d.iterations > 0
     assert searched >= 3 and leaves.calls == 0
