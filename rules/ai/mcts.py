@@ -40,7 +40,7 @@ from rules.ai import heuristic, planner
 from rules.ai.determinize import sample_game
 from rules.ai.model import Dist, Model, game_chance
 from rules.ai.playout import MARGIN, STONES, World
-from rules.ai.situation import StoneState, from_view
+from rules.ai.situation import Situation, StoneState, from_view
 from rules.cards import Card, ClanCard
 from rules.formations import tables
 from rules.moves import Draw, Move
@@ -162,8 +162,8 @@ class Leaf:
     in place of the margin. The AI's own hand is its hand in that world; the pool is the
     world's unseen clan cards (the opponent's hand and the deck), counted, not seen."""
 
-    def __init__(self, view: PlayerView) -> None:
-        self.sit = from_view(view)
+    def __init__(self, sit: Situation) -> None:
+        self.sit = sit
         # Empty sides' distributions, shared by the decision's leaves: their pools differ
         # by the few cards of three turns, and an empty side costs the most to count.
         self.open: dict[tuple[object, ...], Dist] = {}
@@ -230,10 +230,11 @@ def search(
     moves = list(view.legal_moves() if moves is None else moves)
     if len(moves) == 1:
         return SearchResult(moves[0], 0, False, {moves[0]: (0.5, 0)})
+    sit = from_view(view)
     if view.phase == "draw" and all(isinstance(m, Draw) for m in moves):
         # Not searched: the playouts overvalue tactic cards (searched draws took about
         # six a game and lost to medium-old; a rule wins, docs/ai.md).
-        return SearchResult(heuristic.draw_choice(from_view(view), moves), 0, False)
+        return SearchResult(heuristic.draw_choice(sit, moves), 0, False)
     if view.phase == "play":
         win = winning_move(view, moves)
         if win is not None:
@@ -241,10 +242,10 @@ def search(
     # The model's (or the old heuristic's) value of every move relative to its best,
     # scaled to the playout score: a stone's chance of 1.0 less is worth 0.15 of a game.
     if prior == "model":
-        mv = planner.MoveValues(from_view(view))
+        mv = planner.MoveValues(sit)
         h, weight = [mv.value(m) for m in moves], MODEL_WEIGHT
     else:  # "heuristic": the old hard (hard-old)
-        ev = heuristic.Evaluator(from_view(view))
+        ev = heuristic.Evaluator(sit)
         h, weight = [ev.score(m) for m in moves], HEURISTIC_WEIGHT
     if budget.candidates is not None and len(moves) > budget.candidates:
         names = [str(m) for m in moves]
@@ -254,7 +255,7 @@ def search(
         if len(moves) == 1:
             return SearchResult(moves[0], 0, False, {moves[0]: (0.5, 0)})
     root = Root(view)
-    leaf = None if budget.leaf_plies is None else Leaf(view)
+    leaf = None if budget.leaf_plies is None else Leaf(sit)
     phase = view.phase
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     total = [0.0] * len(moves)

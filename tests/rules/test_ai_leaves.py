@@ -57,7 +57,7 @@ def test_a_leaf_at_the_root_is_the_models_value_of_the_view(options: GameOptions
         sit = from_view(view)
         ps = Model(sit).stones(sit.stones, sit.hand)
         expected = (1 - MARGIN) * game_chance(ps) + MARGIN * sum(ps) / STONES
-        leaf = mcts.Leaf(view)
+        leaf = mcts.Leaf(from_view(view))
         for seed in range(2):
             assert leaf.value(mcts.Root(view).deal(random.Random(seed))) == pytest.approx(expected, abs=1e-9)
             checked += 1
@@ -69,9 +69,9 @@ def test_a_leaf_counts_the_cards_played_in_the_playout() -> None:
     and the opponent's out of the pool."""
     view = views(GameOptions("battle-line"), range(1))[1]
     world = mcts.Root(view).deal(random.Random(5))
-    start = mcts.Leaf(view).value(world.copy())
+    start = mcts.Leaf(from_view(view)).value(world.copy())
     assert world.rollout(1, random.Random(6), 3) is None
-    leaf = mcts.Leaf(view)
+    leaf = mcts.Leaf(from_view(view))
     value = leaf.value(world)
     assert 0.0 <= value <= 1.0 and value != start
     sit = from_view(view)
