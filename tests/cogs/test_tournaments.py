@@ -118,8 +118,18 @@ async def test_a_swiss_of_seven_with_a_bye_and_a_withdrawal(simcord_env, simcord
     podium = texts(channel, "The podium")
     assert len(podium) == 1 and podium[0].count("\n") == 3
     standings = await organiser.slash(channel, "schotten tournament standings", tournament=tid)
-    assert standings.ephemeral and "standings, round 3 of 3" in standings.response.content
+    assert standings.ephemeral and "final standings" in standings.response.content
     assert "1- p" in standings.response.content or "- p" in standings.response.content  # the leaver, marked
+    # The sign-up message's final state, the withdrawn player marked (item 1).
+    signup = next(m for m in channel.history() if m.id == signup.id)
+    assert "The tournament is over." in signup.content and "Sign-up is closed" not in signup.content
+    leaver_name = by_id[leaver].user.name
+    assert f"{leaver_name} (withdrew)" in signup.content
+    assert "1 day per turn. 3 rounds." in signup.content  # the turn time in its unit (item 9)
+    # The withdrawal reads as one, not as a resignation (item 9).
+    ended = texts(channel, f"{leaver_name} withdrew from the tournament;")
+    assert len(ended) == 1 and ended[0].startswith("Game #")
+    assert not [m for m in texts(channel, f"{leaver_name} resigned") if m.startswith("Game #")]
     # Every game is an ordinary rated game of the server.
     games = await bot.db.tournaments.games(tid)
     assert len(games) == 9
@@ -160,7 +170,8 @@ async def test_bad_input_changes_nothing(simcord_env, simcord_bot):
     again = await members[0].click(signup, label="Join")
     assert again.ephemeral and "removed" in again.response.content
     left = await members[1].click(signup, label="Leave")  # not in it
-    assert left.ephemeral and "not in this tournament" in said(left)
+    # The refusal names the tournament, escaped (item 4).
+    assert left.ephemeral and "That player is not in @\u200beveryone <@1> cup." in said(left), said(left)
     row = (await bot.tournaments.of_guild(channel.guild.id))[0]
     assert row.status == "open" and [e.status for e in await bot.db.tournaments.entrants(row.id)] == [
         "kicked"
