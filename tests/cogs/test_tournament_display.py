@@ -245,9 +245,8 @@ async def test_a_knockout_podium_and_bracket(simcord_env, simcord_bot):
     assert texts(channel, "final bracket")
 
 
-async def test_leaving_a_cancelled_tournament_says_so(simcord_env, simcord_bot):
-    env, bot = simcord_env, simcord_bot
-    _, channel, organiser, members = tournament_table(env, 3)
+async def test_leaving_a_cancelled_tournament_says_so(simcord_env):
+    _, channel, organiser, members = tournament_table(simcord_env, 3)
     tid, _ = await open_tournament(channel, organiser, members, name="Doomed", format="swiss")
     await organiser.slash(channel, "schotten tournament cancel", tournament=tid)
     left = await members[0].slash(channel, "schotten tournament leave", tournament=tid)
