@@ -13,6 +13,7 @@ import simcord
 
 from bot.app import SchottenBot, create_bot
 from bot.games.errors import ServiceError
+from rules.game import GameOptions
 from tests.cogs.helpers import private_text
 
 ORGANISER = "olga"
@@ -282,6 +283,45 @@ async def test_two_processes_on_postgresql_advance_a_round_once(postgres_databas
             assert len(pairings) == 2
             games = [g for m in members for g in await first.service.active_games_for(m.id)]
             assert len({g.id for g in games}) == 2
+    finally:
+        await first.close()
+        await other.close()
+
+
+async def test_the_cap_holds_for_two_processes_on_postgresql(postgres_database):
+    """Two bots on one PostgreSQL database create tournaments in one server at once:
+    the server's lock row makes them count one after the other, so the cap holds."""
+    first = create_bot(database=postgres_database)
+    other = create_bot(database=postgres_database)
+    try:
+        await first.db.connect()
+        await first.db.migrate()
+        await other.db.connect()
+        for bot in (first, other):
+            bot.tournaments.max_open = 3
+
+        async def create(bot: SchottenBot, n: int) -> bool:
+            try:
+                await bot.tournaments.create(
+                    guild_id=7,
+                    channel_id=8,
+                    organiser_id=9,
+                    name=f"Rush {n}",
+                    format="swiss",
+                    rounds=None,
+                    best_of=None,
+                    options=GameOptions(),
+                    turn_time=None,
+                    max_players=None,
+                )
+            except ServiceError as error:
+                assert error.code == "tournament_cap"
+                return False
+            return True
+
+        made = await asyncio.gather(*(create(bot, n) for n in range(4) for bot in (first, other)))
+        assert sum(made) == 3
+        assert len(await first.tournaments.of_guild(7)) == 3
     finally:
         await first.close()
         await other.close()
