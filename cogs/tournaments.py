@@ -41,6 +41,7 @@ from cogs.tournament_standings import (
 from cogs.ui import Interaction
 from cogs.ui.components import Button, Component, buttons
 from cogs.ui.replies import (
+    MAX_MESSAGE,
     NO_MENTIONS,
     answer,
     answer_public,
@@ -317,9 +318,9 @@ async def list_command(interaction: Interaction) -> None:
     for index, row in enumerate(rows):
         state = t(f"tournament.status.{row.status}", round=row.round, rounds=row.rounds or "?")
         line = t("tournament.list_line", title=title(row), state=state, channel=f"<#{row.channel_id}>")
-        more = t("tournament.list_more", n=len(rows) - index)
-        if len("\n".join([*lines, line, more])) > 2000:
-            lines.append(more)
+        rest = len(rows) - index - 1  # after this one: room is kept to count them
+        if len("\n".join([*lines, line, t("tournament.list_more", n=rest) if rest else ""])) > MAX_MESSAGE:
+            lines.append(t("tournament.list_more", n=rest + 1))
             break
         lines.append(line)
     await answer(interaction, fit("\n".join(lines)))
