@@ -162,7 +162,12 @@ class SchottenBot(commands.Bot):
         # Tournaments: a result decides its pairing in the same transaction (after the
         # match hook, which decides a knockout tie's match); the next round is paired after.
         self.tournaments = TournamentService(
-            self.db, self.service, self.matches, clock=_utc_timestamp, turn_time=settings.turn_timeout
+            self.db,
+            self.service,
+            self.matches,
+            clock=_utc_timestamp,
+            turn_time=settings.turn_timeout,
+            max_open=settings.max_open_tournaments,
         )
         self.service.result_hooks.append(self.tournaments.result_hook)
         self.challenges = ChallengeService(

@@ -44,6 +44,7 @@ class Settings:
     max_open_challenges: int = 3  # open challenges per challenger
     max_channel_challenges: int = 10  # open challenges per channel
     rechallenge_cooldown: int = 300  # seconds before challenging the same member again
+    max_open_tournaments: int = 5  # tournaments open for sign-up or running, per server
     # Discord shards: how many the bot has in all, and which this process runs (None:
     # all of them). Both unset: one connection, no sharding (one process).
     shard_count: int | None = None
@@ -120,6 +121,7 @@ class Settings:
             max_open_challenges=seconds("MAX_OPEN_CHALLENGES", cls.max_open_challenges, 0),
             max_channel_challenges=seconds("MAX_CHANNEL_CHALLENGES", cls.max_channel_challenges, 0),
             rechallenge_cooldown=seconds("RECHALLENGE_COOLDOWN", cls.rechallenge_cooldown, 0),
+            max_open_tournaments=seconds("MAX_OPEN_TOURNAMENTS", cls.max_open_tournaments, 0),
         )
         public_url = (get("PUBLIC_URL") or cls.public_url).rstrip("/")
         if not public_url.startswith(("http://", "https://")):

@@ -321,24 +321,28 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     @tournament.command(name=cmd("start"), description=ls("cmd.tournament.start"))
     @app_commands.rename(tournament=opt("tournament"))
     @app_commands.describe(tournament=ls("cmd.tournament.id"))
+    @app_commands.autocomplete(tournament=tournaments.tournament_choices)
     async def tournament_start(self, interaction: Interaction, tournament: int | None = None) -> None:
         await tournaments.start(interaction, tournament)
 
     @tournament.command(name=cmd("standings"), description=ls("cmd.tournament.standings"))
     @app_commands.rename(tournament=opt("tournament"))
     @app_commands.describe(tournament=ls("cmd.tournament.id"))
+    @app_commands.autocomplete(tournament=tournaments.tournament_choices)
     async def tournament_standings(self, interaction: Interaction, tournament: int | None = None) -> None:
         await tournaments.standings_command(interaction, tournament)
 
     @tournament.command(name=cmd("leave"), description=ls("cmd.tournament.leave"))
     @app_commands.rename(tournament=opt("tournament"))
     @app_commands.describe(tournament=ls("cmd.tournament.id"))
+    @app_commands.autocomplete(tournament=tournaments.tournament_choices)
     async def tournament_leave(self, interaction: Interaction, tournament: int | None = None) -> None:
         await tournaments.leave(interaction, tournament)
 
     @tournament.command(name=cmd("kick"), description=ls("cmd.tournament.kick"))
     @app_commands.rename(member=opt("member"), tournament=opt("tournament"))
     @app_commands.describe(member=ls("cmd.tournament.member"), tournament=ls("cmd.tournament.id"))
+    @app_commands.autocomplete(tournament=tournaments.tournament_choices)
     async def tournament_kick(
         self, interaction: Interaction, member: discord.User, tournament: int | None = None
     ) -> None:
@@ -347,6 +351,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     @tournament.command(name=cmd("cancel"), description=ls("cmd.tournament.cancel"))
     @app_commands.rename(tournament=opt("tournament"))
     @app_commands.describe(tournament=ls("cmd.tournament.id"))
+    @app_commands.autocomplete(tournament=tournaments.tournament_choices)
     async def tournament_cancel(self, interaction: Interaction, tournament: int | None = None) -> None:
         await tournaments.cancel(interaction, tournament)
 

@@ -3,9 +3,11 @@
 Deadlines live in the ``games`` table (``deadline``, ``turn_started_at``, ``reminded``)
 and challenge expiry in ``challenges.expires_at``, so a restart loses nothing: the loop
 simply finds what became due while the bot was away. The player to move is reminded
-once per turn (``TURN_REMINDER`` seconds in), then forfeits at the deadline
-(``TURN_TIMEOUT``); a forfeit is published like any other outcome. The AI's turns have
-no deadline; one whose task failed is restarted (``Opponent.restart_stalled``).
+once per turn (``TURN_REMINDER`` seconds in; a game with its own, shorter turn time, a
+tournament's, half-way through the turn if that is sooner), then forfeits at the
+deadline (``TURN_TIMEOUT``, or the game's own turn time); a forfeit is published like
+any other outcome. The AI's turns have no deadline; one whose task failed is restarted
+(``Opponent.restart_stalled``).
 """
 
 from __future__ import annotations

@@ -18,16 +18,26 @@ import re
 from typing import Self
 
 import discord
+from discord import app_commands
 
 from bot.app import SchottenBot
-from bot.community.tournaments import Advance, TournamentState, read_bracket
+from bot.community.tournaments import Advance, TournamentState
 from bot.games.errors import ServiceError
 from bot.games.live import LiveGame
 from bot.storage import TournamentRow
 from bot.text import i18n
 from bot.text.catalogue import t
-from bot.tournaments import bracket_text, standings, standings_lines
 from cogs.table.requests import Publishing, publishing
+from cogs.tournament_standings import (
+    announce_podium,
+    duration,
+    escaped,
+    fit,
+    names_of,
+    post_standings,
+    standings_text,
+    title,
+)
 from cogs.ui import Interaction
 from cogs.ui.components import Button, Component, buttons
 from cogs.ui.replies import (
@@ -44,48 +54,36 @@ from rules.game import GameOptions
 log = logging.getLogger(__name__)
 
 MAX_LISTED = 40  # entrants named on the sign-up message
-
-
-def escaped(text: str) -> str:
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
-
-
-def title(row: TournamentRow) -> str:
-    return t(
-        "tournament.title", id=row.id, name=escaped(row.name), format=t(f"tournament.format.{row.format}")
-    )
-
-
-async def _names(bot: SchottenBot, guild_id: int, user_ids: list[int]) -> dict[int, str]:
-    return {user_id: await bot.names.name(user_id, guild_id) for user_id in user_ids}
-
-
-def _fit(text: str) -> str:
-    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
+MAX_CHOICES = 25  # Discord's limit on autocomplete choices
 
 
 # ---------------------------------------------------------------- sign-up
 
 
 async def signup_text(bot: SchottenBot, state: TournamentState) -> str:
+    """The sign-up message: open, then closed (running), over or cancelled; after the
+    start the players who withdrew or were removed are marked."""
     row = state.row
-    players = [e.user_id for e in state.entrants if e.status == "in"]
-    names = await _names(bot, row.guild_id, players[:MAX_LISTED])
-    listed = ", ".join(escaped(names[p]) for p in players[:MAX_LISTED]) or t("tournament.nobody")
-    if len(players) > MAX_LISTED:
-        listed += t("tournament.more", count=len(players) - MAX_LISTED)
-    details = t(
-        "tournament.details",
-        organiser=f"<@{row.organiser_id}>",
-        turn_time=int(row.turn_time // 60),
-    )
+    shown = [e for e in state.entrants if e.status == "in" or row.status != "open"]
+    listed_ids = [e.user_id for e in shown[:MAX_LISTED]]
+    names = await names_of(bot, row.guild_id, listed_ids)
+    marks = {
+        "in": "tournament.player",
+        "withdrawn": "tournament.player_withdrawn",
+        "kicked": "tournament.player_kicked",
+    }
+    listed = ", ".join(t(marks[e.status], name=escaped(names[e.user_id])) for e in shown[:MAX_LISTED])
+    listed = listed or t("tournament.nobody")
+    if len(shown) > MAX_LISTED:
+        listed += t("tournament.more", count=len(shown) - MAX_LISTED)
+    details = t("tournament.details", organiser=f"<@{row.organiser_id}>", turn_time=duration(row.turn_time))
     if row.format == "knockout":
         details += t("tournament.best_of", best_of=row.best_of)
-    if row.format == "swiss" and row.rounds:
+    if row.rounds and (row.format == "swiss" or row.status != "open"):
         details += t("tournament.rounds", rounds=row.rounds)
     key = "tournament.signup" if row.status == "open" else f"tournament.signup_{row.status}"
-    return _fit(
-        t(key, title=title(row), details=details, count=len(players), players=listed)
+    return fit(
+        t(key, title=title(row), details=details, count=len(shown), players=listed)
         + (t("tournament.max", limit=row.max_players) if row.max_players and row.status == "open" else "")
     )
 
@@ -138,7 +136,7 @@ class SignupButton(Component[Button], template=r"st:tour:(?P<id>\d+):(?P<what>jo
         await defer_early(interaction)  # before the database: answered within 3 s
         if self.join:
             row = await bot.tournaments.join(self.tournament_id, interaction.user.id)
-            reply = t("tournament.joined", name=escaped(row.name))
+            reply = t("tournament.joined", title=title(row))
         else:
             await leave(interaction, self.tournament_id, exact=True)
             return
@@ -192,13 +190,35 @@ def _manager(interaction: Interaction) -> bool:
     return bool(interaction.permissions.manage_guild)
 
 
+async def tournament_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[int]]:
+    """Autocomplete of the ``tournament`` option: this server's tournaments (open and
+    running first, then finished), matching what was typed by number or name."""
+    if interaction.guild_id is None:
+        return []
+    typed = current.strip().lower().lstrip("#")
+    choices = []
+    for row in await interaction.client.tournaments.of_guild(interaction.guild_id):
+        status = t(f"tournament.status.{row.status}", round=row.round, rounds=row.rounds or "?")
+        label = t("tournament.choice", id=row.id, name=row.name, status=status)
+        if typed in str(row.id) or typed in row.name.lower():
+            choices.append(app_commands.Choice(name=label[:100], value=row.id))
+    return choices[:MAX_CHOICES]
+
+
+async def _find(interaction: Interaction, tournament: int | None, *, finished: bool = False) -> TournamentRow:
+    bot = interaction.client
+    return await bot.tournaments.find(
+        interaction.guild_id, interaction.channel_id, tournament, finished=finished
+    )
+
+
 async def start(interaction: Interaction, tournament: int | None) -> None:
     bot = interaction.client
     publisher = publishing(bot)
     await defer_early(interaction)  # before the database: answered within 3 s
-    row = await bot.tournaments.find(interaction.guild_id, interaction.channel_id, tournament)
+    row = await _find(interaction, tournament)
     made = await bot.tournaments.start(row.id, interaction.user.id, manager=_manager(interaction))
-    await answer(interaction, t("tournament.started", name=escaped(row.name)))
+    await answer(interaction, t("tournament.started", title=title(row)))
     await refresh_signup(bot, row.id)
     await show_rounds(bot, publisher, [made])
     for more in await bot.tournaments.advance(row.id):  # a round of byes only, say
@@ -208,20 +228,22 @@ async def start(interaction: Interaction, tournament: int | None) -> None:
 async def leave(
     interaction: Interaction, tournament: int | None, *, member: int | None = None, exact: bool = False
 ) -> None:
-    """Leave (or, with ``member``, kick) the tournament; games in progress are resigned.
-    ``exact``: ``tournament`` is the id of a Leave button's own tournament."""
+    """Leave (or, with ``member``, kick) the tournament; games in progress are resigned
+    (their result then says the player withdrew or was removed). A kicked player is
+    told by DM. ``exact``: ``tournament`` is the id of a Leave button's own tournament."""
     bot = interaction.client
     await defer_early(interaction)  # before the database: answered within 3 s
-    if exact and tournament is not None:
-        row = await bot.tournaments.get(tournament)
-    else:
-        row = await bot.tournaments.find(interaction.guild_id, interaction.channel_id, tournament)
+    row = (
+        await bot.tournaments.get(tournament)
+        if exact and tournament is not None
+        else await _find(interaction, tournament)
+    )
     if member is None:
         gone = await bot.tournaments.leave(row.id, interaction.user.id)
-        text = t("tournament.left", name=escaped(row.name))
+        text = t("tournament.left", title=title(row))
     else:
         gone = await bot.tournaments.kick(row.id, member, interaction.user.id, manager=_manager(interaction))
-        text = t("tournament.kicked", name=escaped(row.name), member=f"<@{member}>")
+        text = t("tournament.kicked", title=title(row), member=f"<@{member}>")
     for game_id in gone.games:
         try:
             outcome = await bot.service.resign(game_id, gone.user_id)
@@ -229,35 +251,59 @@ async def leave(
             continue  # ended meanwhile
         await publishing(bot).publish(outcome)
     await answer(interaction, text)
-    if gone.before_start:
-        await refresh_signup(bot, row.id)
-    else:
+    if member is not None:
+        with i18n.use(await bot.languages.for_user(member)):
+            await _direct(bot, member, t("tournament.kicked_dm", title=title(row)))
+    await refresh_signup(bot, row.id)
+    if not gone.before_start:
         await after_tournament_change(bot, publishing(bot), row.id)
 
 
+async def _direct(bot: SchottenBot, user_id: int, text: str) -> None:
+    """A DM to ``user_id``; one who does not accept DMs is skipped (logged)."""
+    try:
+        channel = await bot.create_dm(discord.Object(user_id))
+        await channel.send(text, allowed_mentions=NO_MENTIONS)
+    except discord.HTTPException:
+        log.info("could not DM user %s about a tournament", user_id)
+
+
 async def cancel(interaction: Interaction, tournament: int | None) -> None:
+    """Cancel; the games in progress go on as casual, unrated games, and each of their
+    players is told by DM (the channel by the public notice)."""
     bot = interaction.client
     await defer_early(interaction)  # before the database: answered within 3 s
-    row = await bot.tournaments.find(interaction.guild_id, interaction.channel_id, tournament)
-    row = await bot.tournaments.cancel(row.id, interaction.user.id, manager=_manager(interaction))
-    await answer(interaction, t("tournament.cancelled", name=escaped(row.name)))
+    row = await _find(interaction, tournament)
+    done = await bot.tournaments.cancel(row.id, interaction.user.id, manager=_manager(interaction))
+    row = done.tournament
+    await answer(interaction, t("tournament.cancelled", title=title(row)))
     await refresh_signup(bot, row.id)
     channel = bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
     with i18n.use(await bot.languages.for_guild(row.guild_id)):
         text = t("tournament.cancelled_public", title=title(row))
     await channel.send(text, allowed_mentions=NO_MENTIONS)
+    for game_id, players in done.games:
+        for user_id in players:
+            with i18n.use(await bot.languages.for_user(user_id)):
+                await _direct(bot, user_id, t("tournament.cancelled_dm", title=title(row), game_id=game_id))
+        try:
+            await publishing(bot).refresh(game_id)  # the board without its tournament label
+        except Exception:
+            log.exception("refreshing game %d of cancelled tournament %d failed", game_id, row.id)
 
 
 async def standings_command(interaction: Interaction, tournament: int | None) -> None:
+    """A private reply, in the member's own language; after the last tournament ended,
+    its final standings."""
     bot = interaction.client
     await defer_early(interaction)  # before the database: answered within 3 s
-    row = await bot.tournaments.find(interaction.guild_id, interaction.channel_id, tournament)
-    with i18n.use(await public_language(interaction)):
-        text = await standings_text(bot, await bot.tournaments.state(row.id))
-    await answer(interaction, text)
+    row = await _find(interaction, tournament, finished=True)
+    await answer(interaction, await standings_text(bot, await bot.tournaments.state(row.id)))
 
 
 async def list_command(interaction: Interaction) -> None:
+    """The server's tournaments: running, then open, then finished (newest first), as
+    many as fit in one message; what does not fit is counted."""
     bot = interaction.client
     if interaction.guild_id is None:
         raise ServiceError("tournament_guild_only")
@@ -266,60 +312,21 @@ async def list_command(interaction: Interaction) -> None:
     if not rows:
         await answer(interaction, t("tournament.list_none"))
         return
+    order = {"running": 0, "open": 1, "finished": 2}
+    rows = sorted(rows, key=lambda r: (order.get(r.status, 3), -r.id))
     lines = [t("tournament.list_header")]
-    for row in rows[:25]:
+    for index, row in enumerate(rows):
         state = t(f"tournament.status.{row.status}", round=row.round, rounds=row.rounds or "?")
-        lines.append(t("tournament.list_line", title=title(row), state=state, channel=f"<#{row.channel_id}>"))
-    await answer(interaction, _fit("\n".join(lines)))
+        line = t("tournament.list_line", title=title(row), state=state, channel=f"<#{row.channel_id}>")
+        rest = len(rows) - index - 1  # after this one: room is kept to count them
+        if len("\n".join([*lines, line, t("tournament.list_more", n=rest) if rest else ""])) > MAX_MESSAGE:
+            lines.append(t("tournament.list_more", n=rest + 1))
+            break
+        lines.append(line)
+    await answer(interaction, fit("\n".join(lines)))
 
 
 # ---------------------------------------------------------------- rounds
-
-
-async def standings_text(bot: SchottenBot, state: TournamentState) -> str:
-    row = state.row
-    ids = [e.user_id for e in state.entrants]
-    raw = await _names(bot, row.guild_id, ids)
-    names = {user_id: name.replace("`", "'") for user_id, name in raw.items()}
-    if row.format == "knockout":
-        bracket = await read_bracket(state, bot.matches.get)
-        lines = bracket_text(
-            bracket.rounds,
-            names,
-            scores=bracket.scores,
-            champion=bracket.champion,
-            bye=t("tournament.bye"),
-        )
-    else:
-        rows = standings(state.core_entrants(), state.results, state.byes())
-        lines = standings_lines(
-            rows, names, labels=(t("tournament.col.points"), "BH", "SB", t("tournament.col.stones"))
-        )
-    head = t("tournament.standings", title=title(row), round=row.round, rounds=row.rounds or "?")
-    body = "\n".join(lines) or t("tournament.nobody")
-    return _fit(f"{head}\n```\n{body}\n```")
-
-
-async def refresh_standings(bot: SchottenBot, tournament_id: int) -> None:
-    """Edit the standings message (post it if there is none yet)."""
-    state = await bot.tournaments.state(tournament_id)
-    row = state.row
-    channel = bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
-    with i18n.use(await bot.languages.for_guild(row.guild_id)):
-        text = await standings_text(bot, state)
-    if row.standings_message_id is not None:
-        try:
-            await channel.get_partial_message(row.standings_message_id).edit(
-                content=text, allowed_mentions=NO_MENTIONS
-            )
-            return
-        except discord.NotFound:
-            pass
-        except discord.HTTPException:
-            log.info("could not update the standings of tournament %s", row.id)
-            return
-    message = await channel.send(text, allowed_mentions=NO_MENTIONS)
-    await bot.tournaments.set_message(row.id, "standings", message.id)
 
 
 async def show_rounds(bot: SchottenBot, publisher: Publishing, made: list[Advance]) -> None:
@@ -332,10 +339,13 @@ async def show_rounds(bot: SchottenBot, publisher: Publishing, made: list[Advanc
             {p for pairing in step.pairings for p in (pairing.white, pairing.black) if p is not None}
         )
         if step.finished:
-            await refresh_standings(bot, row.id)
+            await post_standings(bot, row.id)
             await announce_podium(bot, row.id)
+            await refresh_signup(bot, row.id)
             continue
-        names = {i: escaped(n) for i, n in (await _names(bot, row.guild_id, ids)).items()}
+        if step.round > 1:
+            await post_standings(bot, row.id)  # after the round that just ended
+        names = {i: escaped(n) for i, n in (await names_of(bot, row.guild_id, ids)).items()}
         playing = {p for g in step.games for p in g.players}
         with i18n.use(await bot.languages.for_guild(row.guild_id)):
             lines = [t("tournament.round", title=title(row), round=step.round, rounds=row.rounds or "?")]
@@ -356,7 +366,7 @@ async def show_rounds(bot: SchottenBot, publisher: Publishing, made: list[Advanc
                     winner = pairing.winner_id or pairing.white
                     lines.append(t("tournament.round_walkover", player=names[winner]))
         await channel.send(
-            _fit("\n".join(lines)),
+            fit("\n".join(lines)),
             allowed_mentions=discord.AllowedMentions(
                 users=[discord.Object(p) for p in sorted(playing)], roles=False, everyone=False
             ),
@@ -368,35 +378,14 @@ async def show_rounds(bot: SchottenBot, publisher: Publishing, made: list[Advanc
                 log.exception(
                     "starting game %d of tournament %d failed (the outbox retries)", record.id, row.id
                 )
-        await refresh_standings(bot, row.id)
-
-
-async def announce_podium(bot: SchottenBot, tournament_id: int) -> None:
-    state = await bot.tournaments.state(tournament_id)
-    row = state.row
-    if row.format == "knockout":
-        final = [p for p in state.pairings if p.round == row.round]
-        top: list[int] = []
-        if final and final[0].winner_id is not None:
-            top = [final[0].winner_id]
-            top += [p for p in (final[0].white, final[0].black) if p is not None and p not in top]
-    else:
-        top = [s.user_id for s in standings(state.core_entrants(), state.results, state.byes())][:3]
-    names = {i: escaped(n) for i, n in (await _names(bot, row.guild_id, top)).items()}
-    channel = bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
-    with i18n.use(await bot.languages.for_guild(row.guild_id)):
-        medals = ["🥇", "🥈", "🥉"]
-        lines = [t("tournament.podium", title=title(row))]
-        lines += [f"{medals[i]} {names[user_id]}" for i, user_id in enumerate(top)]
-    await channel.send("\n".join(lines), allowed_mentions=NO_MENTIONS)
 
 
 async def after_tournament_change(bot: SchottenBot, publisher: Publishing, tournament_id: int) -> None:
+    """A game ended or a player left: the next round (or the end), if it is due. The
+    standings are posted when a round ends, not edited during one."""
     made = await bot.tournaments.advance(tournament_id)
     if made:
         await show_rounds(bot, publisher, made)
-    else:
-        await refresh_standings(bot, tournament_id)
 
 
 async def after_game(bot: SchottenBot, publisher: Publishing, record: LiveGame) -> None:
@@ -423,4 +412,5 @@ __all__ = [
     "standings_command",
     "standings_text",
     "start",
+    "tournament_choices",
 ]

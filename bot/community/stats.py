@@ -43,8 +43,9 @@ def _new_rating(scope: str, user_id: int, now: float) -> RatingRow:
 
 async def rate_result(tx: Repositories, record: LiveGame, result: ResultRow) -> None:
     """Update both players' ratings in every scope of the game (a result hook, in the
-    transaction ``tx``). A practice game against the bot's AI is not rated."""
-    if record.vs_ai:
+    transaction ``tx``). A practice game against the bot's AI is not rated, nor a game
+    of a cancelled tournament (it went on as a casual game)."""
+    if record.vs_ai or await tx.tournaments.cancelled_game(record.id, record.match_id):
         return
     await rate(tx.ratings, result)
 

@@ -32,8 +32,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.community.ratings import INITIAL_RATING, guild_scope
+from bot.community.tournament_labels import GameLabel, TournamentLabels
 from bot.community.tournament_state import Bracket, TournamentState, read_bracket, read_state
-from bot.games.errors import ServiceError
+from bot.games.errors import ServiceError, TypedText
 from bot.games.live import LiveGame
 from bot.games.matches import MatchService, next_match_game
 from bot.games.service import GameService
@@ -107,6 +108,15 @@ class Withdrawal:
     games: list[int]  # the games in progress to resign
 
 
+@dataclass(frozen=True)
+class Cancellation:
+    """A cancelled tournament and its games that were in progress: they go on as casual,
+    unrated games (``docs/tournaments.md``), and their players are told."""
+
+    tournament: TournamentRow
+    games: list[tuple[int, tuple[int, int]]]  # (game id, players)
+
+
 class TournamentService:
     def __init__(
         self,
@@ -116,12 +126,15 @@ class TournamentService:
         *,
         clock: Callable[[], float],
         turn_time: float,
+        max_open: int = 0,
     ) -> None:
         self.db = db
         self.games = games
         self.matches = matches
         self.clock = clock
         self.turn_time = turn_time
+        self.max_open = max_open  # open or running tournaments per server; 0: no limit
+        self.labels = TournamentLabels(db.tournaments)
 
     # -- reading ---------------------------------------------------------------------
 
@@ -132,10 +145,17 @@ class TournamentService:
         return row
 
     async def find(
-        self, guild_id: int | None, channel_id: int | None, tournament_id: int | None
+        self,
+        guild_id: int | None,
+        channel_id: int | None,
+        tournament_id: int | None,
+        *,
+        finished: bool = False,
     ) -> TournamentRow:
         """The tournament a command means: the one given (of this server), else the
-        newest open or running one of this channel, else of the server if only one."""
+        newest open or running one of this channel, else of the server if only one;
+        ``finished`` (for what only reads it): else the newest finished one, of this
+        channel first."""
         if guild_id is None:
             raise ServiceError("tournament_guild_only")
         if tournament_id is not None:
@@ -149,12 +169,20 @@ class TournamentService:
             return here[0]
         if len(live) == 1:
             return live[0]
+        if not live and finished:
+            over = await self.db.tournaments.of_guild(guild_id, ("finished",))
+            if over:
+                return next((r for r in over if r.channel_id == channel_id), over[0])
         if not live:
             raise ServiceError("tournament_none")
         raise ServiceError("tournament_which", ids=", ".join(f"#{r.id}" for r in live))
 
     async def of_guild(self, guild_id: int) -> list[TournamentRow]:
         return await self.db.tournaments.of_guild(guild_id, ("open", "running", "finished"))
+
+    async def label(self, record: LiveGame) -> GameLabel | None:
+        """The tournament a game is played for (its board's label), if any."""
+        return await self.labels.label(record)
 
     async def state(self, tournament_id: int) -> TournamentState:
         store = self.db.tournaments
@@ -202,19 +230,27 @@ class TournamentService:
             )
         if max_players is not None and not MIN_PLAYERS[format] <= max_players <= MAX_PLAYERS:
             raise ServiceError("tournament_max_players", low=MIN_PLAYERS[format], high=MAX_PLAYERS)
-        row = await self.db.tournaments.create(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            organiser_id=organiser_id,
-            name=name,
-            format=format,
-            rounds=rounds,
-            best_of=best_of or 1,
-            options=options.to_dict(),
-            turn_time=seconds,
-            max_players=max_players,
-            now=self.clock(),
-        )
+        async with self.db.transaction() as tx:
+            if self.max_open:
+                # Counted holding the server's lock row: two creations at once (in one
+                # process or several) are counted one after the other.
+                await tx.players.set_meta(f"tournament-lock:{guild_id}", str(self.clock()))
+                live = await tx.tournaments.of_guild(guild_id, ("open", "running"))
+                if len(live) >= self.max_open:
+                    raise ServiceError("tournament_cap", limit=self.max_open)
+            row = await tx.tournaments.create(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                organiser_id=organiser_id,
+                name=name,
+                format=format,
+                rounds=rounds,
+                best_of=best_of or 1,
+                options=options.to_dict(),
+                turn_time=seconds,
+                max_players=max_players,
+                now=self.clock(),
+            )
         log.info("Tournament %d created (%s, guild %d)", row.id, format, guild_id)
         return row
 
@@ -228,14 +264,13 @@ class TournamentService:
             if row is None:
                 raise ServiceError("tournament_not_found", tournament_id=tournament_id)
             if not await store.touch_open(tournament_id, self.clock()):
-                raise ServiceError("tournament_closed", name=row.name)
+                raise ServiceError("tournament_closed", name=TypedText(row.name))
             existing = await store.entrant(tournament_id, user_id)
             if existing is not None:
-                raise ServiceError(
-                    "tournament_kicked" if existing.status == "kicked" else "tournament_joined"
-                )
+                code = "tournament_kicked" if existing.status == "kicked" else "tournament_joined"
+                raise ServiceError(code, name=TypedText(row.name))
             if row.max_players is not None and len(await store.entrants(tournament_id)) >= row.max_players:
-                raise ServiceError("tournament_full", limit=row.max_players)
+                raise ServiceError("tournament_full", name=TypedText(row.name), limit=row.max_players)
             rating = await tx.ratings.get_rating(guild_scope(row.guild_id), user_id)
             await store.add_entrant(
                 tournament_id, user_id, rating.rating if rating else INITIAL_RATING, self.clock()
@@ -265,15 +300,15 @@ class TournamentService:
                 else:
                     done = await store.remove_entrant(tournament_id, user_id)
                 if not done:
-                    raise ServiceError("tournament_not_entrant")
+                    raise ServiceError("tournament_not_entrant", name=TypedText(row.name))
                 return Withdrawal(row, user_id, True, [])
             row = await store.get(tournament_id) or row  # started meanwhile, say
             if row.status != "running":
-                raise ServiceError("tournament_over", name=row.name)
+                raise _over(row)
             if not await store.set_entrant_status(
                 tournament_id, user_id, "kicked" if status == "kicked" else "withdrawn"
             ):
-                raise ServiceError("tournament_not_entrant")
+                raise ServiceError("tournament_not_entrant", name=TypedText(row.name))
             games = []
             for pairing in await store.pairings(tournament_id, row.round):
                 if pairing.done or user_id not in (pairing.white, pairing.black):
@@ -303,16 +338,30 @@ class TournamentService:
     @staticmethod
     def _check_organiser(row: TournamentRow, user_id: int, manager: bool) -> None:
         if user_id != row.organiser_id and not manager:
-            raise ServiceError("tournament_not_organiser")
+            raise ServiceError("tournament_not_organiser", name=TypedText(row.name))
 
-    async def cancel(self, tournament_id: int, by: int, *, manager: bool) -> TournamentRow:
+    async def cancel(self, tournament_id: int, by: int, *, manager: bool) -> Cancellation:
+        """Cancel the tournament. Its games in progress go on as casual games: from now
+        on they are not rated (:meth:`TournamentStore.cancelled_game`, read by the
+        rating hook) and no longer labelled; the caller tells their players."""
         row = await self.get(tournament_id)
         self._check_organiser(row, by, manager)
-        if not await self.db.tournaments.set_status(
-            tournament_id, "cancelled", expected=("open", "running"), now=self.clock()
-        ):
-            raise ServiceError("tournament_over", name=row.name)
-        return await self.get(tournament_id)
+        async with self.db.transaction() as tx:
+            if not await tx.tournaments.set_status(
+                tournament_id, "cancelled", expected=("open", "running"), now=self.clock()
+            ):
+                raise _over(await tx.tournaments.get(tournament_id) or row)
+            games = []
+            for pairing in await tx.tournaments.pairings(tournament_id):
+                if pairing.done:
+                    continue
+                game_id = pairing.game_id
+                if pairing.match_id is not None:
+                    game_id = await next_match_game(tx.challenges, pairing.match_id)
+                if game_id is not None and pairing.black is not None:
+                    games.append((game_id, (pairing.white, pairing.black)))
+        log.info("Tournament %d cancelled; %d games go on as casual games", tournament_id, len(games))
+        return Cancellation(await self.get(tournament_id), games)
 
     # -- rounds ----------------------------------------------------------------------
 
@@ -322,10 +371,11 @@ class TournamentService:
         self._check_organiser(row, by, manager)
         for _ in range(5):
             if row.status != "open":
-                raise ServiceError("tournament_started", name=row.name)
+                raise ServiceError("tournament_started", name=TypedText(row.name))
             entrants = [e for e in await self.db.tournaments.entrants(tournament_id) if e.status == "in"]
             if len(entrants) < MIN_PLAYERS[row.format]:
-                raise ServiceError("tournament_too_few", count=len(entrants), needed=MIN_PLAYERS[row.format])
+                name, needed = TypedText(row.name), MIN_PLAYERS[row.format]
+                raise ServiceError("tournament_too_few", name=name, count=len(entrants), needed=needed)
             core = [Entrant(e.user_id, e.rating) for e in entrants]
             rounds = self._rounds(row, len(core))
             pairings = await asyncio.to_thread(self._pair, row, core, History(), 1)
@@ -334,7 +384,7 @@ class TournamentService:
                     if not await tx.tournaments.set_status(
                         tournament_id, "running", expected=("open",), now=self.clock(), rounds=rounds
                     ):
-                        raise ServiceError("tournament_started", name=row.name)
+                        raise ServiceError("tournament_started", name=TypedText(row.name))
                     now_in = {
                         e.user_id for e in await tx.tournaments.entrants(tournament_id) if e.status == "in"
                     }
@@ -516,6 +566,12 @@ class TournamentService:
                 log.info("Tournament %d: user %d withdrawn (time)", row.id, result.loser_id)
 
 
+def _over(row: TournamentRow) -> ServiceError:
+    """The refusal for a tournament that is no longer open or running."""
+    code = "tournament_cancelled" if row.status == "cancelled" else "tournament_over"
+    return ServiceError(code, name=TypedText(row.name))
+
+
 class _Changed(ServiceError):
     """The entrants changed while round 1 was paired (rolls the start back)."""
 
@@ -524,6 +580,8 @@ __all__ = [
     "MAX_NAME",
     "Advance",
     "Bracket",
+    "Cancellation",
+    "GameLabel",
     "TournamentService",
     "TournamentState",
     "Withdrawal",

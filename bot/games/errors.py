@@ -32,6 +32,17 @@ class UserRef:
         return f"#{self.id}"
 
 
+@dataclass(frozen=True)
+class TypedText:
+    """Text a member typed (a tournament's name) named in an error: the reply escapes
+    it for where it goes (``cogs/ui/replies.py``)."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
 class ServiceError(Exception):
     code = "service_error"
     template = "That request cannot be done."
@@ -157,5 +168,6 @@ __all__ = [
     "NotAPlayer",
     "ServiceError",
     "StaleControl",
+    "TypedText",
     "UserRef",
 ]

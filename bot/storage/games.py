@@ -168,11 +168,15 @@ class GameStore:
         return [game_row(row) for row in rows]
 
     async def games_to_remind(self, now: float, after: float) -> list[GameRow]:
-        """Active games whose turn started at least ``after`` seconds ago, not yet reminded."""
+        """Active games whose turn started at least ``after`` seconds ago, not yet
+        reminded; a game with its own, shorter turn time (a tournament's) half-way
+        through its turn, if that comes first."""
         rows = await self._db.all(
             """
             SELECT * FROM games WHERE status = 'active' AND reminded = 0 AND turn_started_at IS NOT NULL
-                                  AND turn_started_at + $1 <= $2
+                                  AND turn_started_at + CASE WHEN turn_timeout IS NOT NULL
+                                                              AND turn_timeout / 2 < $1
+                                                         THEN turn_timeout / 2 ELSE $1 END <= $2
             ORDER BY turn_started_at
             """,
             float(after),

@@ -321,6 +321,17 @@ class TournamentStore:
             row = await self._db.one("SELECT * FROM tournament_pairings WHERE game_id = $1", game_id)
         return None if row is None else pairing_row(row)
 
+    async def cancelled_game(self, game_id: int, match_id: int | None) -> bool:
+        """Whether the game (or its knockout tie's match) was played for a tournament that
+        was cancelled: such a game goes on as a casual game, unrated."""
+        column, key = ("match_id", match_id) if match_id is not None else ("game_id", game_id)
+        row = await self._db.one(
+            "SELECT 1 AS hit FROM tournament_pairings p JOIN tournaments t ON t.id = p.tournament_id"
+            f" WHERE p.{column} = $1 AND t.status = 'cancelled'",
+            key,
+        )
+        return row is not None
+
     async def decide(self, pairing: PairingRow, winner_id: int | None) -> bool:
         """Record a pairing's outcome, once: False if it was decided already."""
         return (

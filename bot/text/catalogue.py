@@ -837,7 +837,7 @@ CATALOGUE.update(
         "cmd.tournament.turn_time": "Minutes per turn (default: the bot's turn time)",
         "cmd.tournament.max_players": "The most players who may join",
         "cmd.tournament.start": "Close sign-up and start round 1 (the organiser or Manage Server)",
-        "cmd.tournament.id": "The tournament's number, when there is more than one",
+        "cmd.tournament.id": "Which tournament (default: the one of this channel, else the only one)",
         "cmd.tournament.standings": "Show a tournament's standings or bracket",
         "cmd.tournament.leave": "Leave a tournament (a game in progress is resigned)",
         "cmd.tournament.kick": "Remove a player from a tournament (the organiser or Manage Server)",
@@ -851,9 +851,9 @@ CATALOGUE.update(
         "tournament.format.round-robin": "round robin",
         "tournament.format.knockout": "knockout",
         "tournament.title": "Tournament #{id} **{name}** ({format})",
-        "tournament.details": "Organiser: {organiser}. {turn_time} minutes per turn.",
+        "tournament.details": "Organiser: {organiser}. {turn_time} per turn.",
         "tournament.best_of": " Ties: best of {best_of}.",
-        "tournament.rounds": " {rounds} rounds.",
+        "tournament.rounds": Plural(" {rounds} round.", " {rounds} rounds.", count="rounds"),
         "tournament.max": "\nAt most {limit} players.",
         "tournament.nobody": "nobody yet",
         "tournament.more": " and {count} more",
@@ -871,13 +871,13 @@ CATALOGUE.update(
         ),
         "tournament.join": "Join",
         "tournament.leave": "Leave",
-        "tournament.joined": "You joined {name}.",
-        "tournament.left": "You left {name}.",
-        "tournament.kicked": "{member} was removed from {name}.",
-        "tournament.started": "{name} has started.",
-        "tournament.cancelled": "You cancelled {name}.",
+        "tournament.joined": "You joined {title}.",
+        "tournament.left": "You left {title}.",
+        "tournament.kicked": "{member} was removed from {title}.",
+        "tournament.started": "{title} has started.",
+        "tournament.cancelled": "You cancelled {title}.",
         "tournament.cancelled_public": (
-            "{title} was cancelled. Games in progress are played out as ordinary games."
+            "{title} was cancelled. Games in progress go on as casual games, not rated."
         ),
         "tournament.list_none": "This server has no tournaments.",
         "tournament.list_header": "Tournaments of this server:",
@@ -886,15 +886,55 @@ CATALOGUE.update(
         "tournament.status.running": "round {round} of {rounds}",
         "tournament.status.finished": "finished",
         "tournament.status.cancelled": "cancelled",
-        "tournament.standings": "{title}: standings, round {round} of {rounds}",
+        "tournament.standings_none": "{title}: standings (no round is over yet)",
+        "tournament.standings_after": "{title}: standings after round {round}",
+        "tournament.standings_final": "{title}: final standings",
+        "tournament.bracket_none": "{title}: bracket (no round is over yet)",
+        "tournament.bracket_after": "{title}: bracket after round {round}",
+        "tournament.bracket_final": "{title}: final bracket",
+        "tournament.standings_moved": "{title}: these standings are out of date; the latest: {link}",
         "tournament.col.points": "Pts",
+        "tournament.col.buchholz": "BH",
+        "tournament.col.direct": "DE",
+        "tournament.col.sb": "SB",
         "tournament.col.stones": "St",
+        "tournament.legend.swiss": (
+            "Pts points (win 1, draw ½, bye 1) · BH Buchholz: opponents' points, lowest left out ·"
+            " SB Sonneborn-Berger: points of the opponents beaten, half of those drawn · St stones won"
+            " · a shared number: tied on every column · - withdrew · x removed"
+        ),
+        "tournament.legend.round-robin": (
+            "Pts points (win 1, draw ½, bye 1) · DE direct encounter: points in the games among"
+            " those tied on points · SB Sonneborn-Berger: points of the opponents beaten, half of"
+            " those drawn · St stones won · a shared number: tied on every column · - withdrew ·"
+            " x removed"
+        ),
+        "tournament.legend.knockout": (
+            "R1, R2, ...: the rounds · * went through · the score: games won in the tie"
+        ),
         "tournament.bye": "bye",
         "tournament.round": "{title}: round {round} of {rounds}.",
         "tournament.round_game": "{white} against {black}: game #{game_id}",
         "tournament.round_bye": "{player} has a bye.",
         "tournament.round_walkover": "{player} goes through without a game.",
         "tournament.podium": "{title} is over. The podium:",
+        "tournament.player": "{name}",
+        "tournament.player_withdrawn": "{name} (withdrew)",
+        "tournament.player_kicked": "{name} (removed)",
+        "tournament.choice": "#{id} {name} ({status})",
+        "tournament.list_more": Plural("… and {n} more tournament", "… and {n} more tournaments"),
+        "tournament.kicked_dm": "You were removed from {title} by its organiser.",
+        "tournament.cancelled_dm": (
+            "{title} was cancelled. Your game #{game_id} goes on as a casual game, not rated:"
+            " play it out or resign it."
+        ),
+        "tournament.label": "{title}, round {round} of {rounds}",
+        "tournament.deadline": "Turn ends {deadline} ({turn_time} per turn).",
+        "tournament.result.withdrawn": "{loser} withdrew from the tournament; {winner} wins.",
+        "tournament.result.kicked": "{loser} was removed from the tournament; {winner} wins.",
+        "duration.minutes": Plural("{n} minute", "{n} minutes"),
+        "duration.hours": Plural("{n} hour", "{n} hours"),
+        "duration.days": Plural("{n} day", "{n} days"),
         "error.tournament_name_empty": "A tournament needs a name.",
         "error.tournament_name_long": "A tournament's name has at most {limit} characters.",
         "error.tournament_format": "The format is Swiss, round robin or knockout.",
@@ -909,16 +949,24 @@ CATALOGUE.update(
         "error.tournament_none": "There is no open or running tournament on this server.",
         "error.tournament_which": "Several tournaments are open or running ({ids}): say which one.",
         "error.tournament_closed": "Sign-up for {name} is closed.",
-        "error.tournament_kicked": "You were removed from this tournament.",
-        "error.tournament_joined": "You are in this tournament already.",
-        "error.tournament_full": "This tournament is full ({limit} players).",
-        "error.tournament_not_entrant": "That player is not in this tournament.",
+        "error.tournament_kicked": "You were removed from {name}.",
+        "error.tournament_joined": "You are in {name} already.",
+        "error.tournament_full": "{name} is full ({limit} players).",
+        "error.tournament_not_entrant": "That player is not in {name}.",
         "error.tournament_over": "{name} is over.",
+        "error.tournament_cancelled": "{name} was cancelled.",
+        "error.tournament_cap": Plural(
+            "This server has {limit} tournament open or running, the most it may have: finish or cancel"
+            " it first.",
+            "This server has {limit} tournaments open or running, the most it may have: finish or cancel one"
+            " first.",
+            count="limit",
+        ),
         "error.tournament_not_organiser": (
-            "Only the organiser or members who may manage this server can do that."
+            "Only the organiser of {name} or members who may manage this server can do that."
         ),
         "error.tournament_started": "{name} has started already.",
-        "error.tournament_too_few": "{count} players have joined; the tournament needs at least {needed}.",
+        "error.tournament_too_few": "{count} players have joined {name}; it needs at least {needed}.",
         "error.tournament_busy": "Players are joining and leaving too fast; try again.",
         "error.tournament_permission": (
             "Only members who may manage this server or its events can create a tournament."

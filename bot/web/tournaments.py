@@ -11,7 +11,7 @@ from bot.community.tournament_state import TournamentState, read_bracket, read_s
 from bot.storage import MatchRow, TournamentRow, TournamentStore
 from bot.text.catalogue import t
 from bot.tournaments import bracket_text, standings
-from bot.tournaments.standings import format_points
+from bot.tournaments.standings import Order, format_points
 from bot.web import pages
 
 LADDER_TOURNAMENTS = 10  # the newest tournaments a ladder shows
@@ -27,7 +27,7 @@ async def tournament_views(
     store: TournamentStore | None, matches: MatchReader | None, names: Names, guild_id: int
 ) -> list[pages.TournamentView]:
     """The server's newest tournaments as the ladder shows them: the data of the
-    Discord standings message (``cogs.tournaments.standings_text``), as HTML's."""
+    Discord standings message (``cogs.tournament_standings.standings_text``), as HTML's."""
     if store is None:
         return []
     rows = await store.of_guild(guild_id, ("open", "running", "finished"))
@@ -79,7 +79,8 @@ async def _tournament(
                 bye=t("tournament.bye"),
             )
     else:
-        for standing in standings(state.core_entrants(), state.results, state.byes()):
+        order: Order = "round-robin" if row.format == "round-robin" else "swiss"
+        for standing in standings(state.core_entrants(), state.results, state.byes(), order=order):
             standing_rows.append(
                 pages.StandingRow(
                     rank=standing.rank,

@@ -12,10 +12,12 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import discord
 
 from bot.community.stats import RatingChange
+from bot.community.tournament_labels import GameLabel
 from bot.games.live import LiveGame
 from bot.storage import MatchRow
 from bot.text.catalogue import t
@@ -74,6 +76,32 @@ def turn_mention(user_id: int) -> str:
     return t("board.your_turn", mention=f"<@{user_id}>")
 
 
+def duration(seconds: float) -> str:
+    """A turn time in the largest whole unit: ``1 day``, ``5 hours``, ``90 minutes``."""
+    minutes = max(1, round(seconds / 60))
+    if minutes % 1440 == 0:
+        return t("duration.days", n=minutes // 1440)
+    if minutes % 60 == 0:
+        return t("duration.hours", n=minutes // 60)
+    return t("duration.minutes", n=minutes)
+
+
+def tournament_lines(record: LiveGame, label: GameLabel | None) -> list[str]:
+    """A tournament game's lines above its board and in its DMs: the tournament and
+    the round, and while it goes on the deadline of the turn (a Discord timestamp,
+    shown in each reader's own time zone) and the turn time."""
+    if label is None:
+        return []
+    row = label.tournament
+    name = discord.utils.escape_mentions(discord.utils.escape_markdown(row.name))
+    title = t("tournament.title", id=row.id, name=name, format=t(f"tournament.format.{row.format}"))
+    lines = [t("tournament.label", title=title, round=label.round, rounds=row.rounds or "?")]
+    if record.is_active and record.deadline is not None:
+        deadline = discord.utils.format_dt(datetime.fromtimestamp(record.deadline, tz=UTC), "R")
+        lines.append(t("tournament.deadline", deadline=deadline, turn_time=duration(row.turn_time)))
+    return lines
+
+
 def announce_claim(names: Names, owner: int, stone: int) -> str:
     return t("announce.claim", name=in_text(names)[owner], stone=stone)
 
@@ -94,14 +122,17 @@ def board_message(
     *,
     mention: int | None,
     board: bool = True,
+    header: Sequence[str] = (),
 ) -> str:
     """The board as it stands in the channel: the mention of the player to move
     (``mention``, a user id), the stones claimed in the latest turn, the first board of
     a match's next game says so, then :func:`board_text`. Everything comes from the
     stored game, so a publication made again after a crash says the same as the first.
     ``board`` False: the lines above the board only (and a match's score), for a board
-    shown as a picture."""
+    shown as a picture. ``header``: a tournament game's lines (:func:`tournament_lines`),
+    after the mention."""
     lines = [] if mention is None else [turn_mention(mention)]
+    lines.extend(header)
     latest = last_turn(view.last_moves)
     if latest is not None:
         player, moves = latest
@@ -117,15 +148,22 @@ def board_message(
 
 
 def hand_text(
-    record: LiveGame, view: PlayerView, names: Names, drawn: Sequence[Card] = (), *, board: bool = True
+    record: LiveGame,
+    view: PlayerView,
+    names: Names,
+    drawn: Sequence[Card] = (),
+    *,
+    board: bool = True,
+    header: Sequence[str] = (),
 ) -> str:
     """What a player sees privately: the opponent's last turn, the board from their
     side, their hand and whose turn it is. ``board`` False: all but the board, the
-    caption of a picture that shows it."""
+    caption of a picture that shows it. ``header``: a tournament game's lines, under
+    the title."""
     player = view.player
     text_names = in_text(names)
     opponent = text_names[1 - player]
-    lines = [f"**{t('hand.title', game_id=record.id, opponent=opponent)}**"]
+    lines = [f"**{t('hand.title', game_id=record.id, opponent=opponent)}**", *header]
     if view.last_moves and view.last_moves[-1][0] == 1 - player:
         last = render_last(view.last_moves, text_names)
         if last:
@@ -187,11 +225,29 @@ def score_text(match: MatchRow, record: LiveGame, names: Names) -> str:
     )
 
 
-def end_text(record: LiveGame, names: Names, changes: Sequence[RatingChange], match: MatchRow | None) -> str:
-    """The end announcement: the result, rating changes, and a match's score or winner."""
+def end_text(
+    record: LiveGame,
+    names: Names,
+    changes: Sequence[RatingChange],
+    match: MatchRow | None,
+    *,
+    withdrawn: str | None = None,
+) -> str:
+    """The end announcement: the result, rating changes, and a match's score or winner.
+    ``withdrawn``: the resigned player's entry in the game's tournament ("withdrawn" or
+    "kicked"), so that the result says so rather than that they resigned."""
     assert record.result is not None
     text_names = in_text(names)
-    lines = [t("announce.end", game_id=record.id, result=render_result(record.result, text_names))]
+    result = record.result
+    if withdrawn is not None and result.winner is not None and result.reason == "resigned":
+        said = t(
+            f"tournament.result.{withdrawn}",
+            loser=text_names[1 - result.winner],
+            winner=text_names[result.winner],
+        )
+    else:
+        said = render_result(result, text_names)
+    lines = [t("announce.end", game_id=record.id, result=said)]
     by_user = dict(zip(record.players, text_names, strict=True))
     if changes:
         parts = [
@@ -221,12 +277,14 @@ __all__ = [
     "attachments",
     "board_message",
     "board_text",
+    "duration",
     "end_text",
     "hand_text",
     "in_code",
     "in_text",
     "score_text",
     "tactic_lines",
+    "tournament_lines",
     "turn_mention",
     "upload",
 ]

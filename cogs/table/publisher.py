@@ -56,6 +56,7 @@ from cogs.table.messages import (
     board_text,
     end_text,
     hand_text,
+    tournament_lines,
     upload,
 )
 from cogs.table.requests import Seat, Selection, ShowHandButton, drawn_by
@@ -152,14 +153,16 @@ class Publisher(DirectMessages):
         """``player``'s private message in their style, in the current language: the text
         hand message and controls, or its caption, the picture of their board (from the
         public view) and their own hand, and the controls with Show as text."""
+        header = tournament_lines(record, await self.bot.tournaments.label(record))
         if await self.bot.styles.for_user(record.players[player]) != "picture":
-            return Seat(self.hand(record, player, names, drawn), self.controls(record, player))
+            text = hand_text(record, self.view(record, player), names, drawn, header=header)
+            return Seat(text, self.controls(record, player))
         view = self.view(record, player)
         data = await self.bot.pictures.seat(view.public(), names, view.hand, game_id=record.id, player=player)
         picture = Picture(
             data, f"game-{record.id}-{record.version}.png", t("picture.seat_alt", game_id=record.id)
         )
-        caption = hand_text(record, view, names, drawn, board=False)
+        caption = hand_text(record, view, names, drawn, board=False, header=header)
         return Seat(caption, self.controls(record, player, as_text=True), picture)
 
     # ---------------------------------------------------------------- start
@@ -415,11 +418,16 @@ class Publisher(DirectMessages):
         match = self.bot.matches.cached(record.match_id) if record.match_id is not None else None
         mention = self._to_notify(record)
         finished = record.game.is_over
+        header = tournament_lines(record, await self.bot.tournaments.label(record))
         if await self.bot.styles.for_guild(record.guild_id) != "picture":
-            content = board_message(record, self.view(record, 0), names, match, mention=mention)
+            content = board_message(
+                record, self.view(record, 0), names, match, mention=mention, header=header
+            )
             view = board_view(record.id, record.version, finished=finished)
             return content, None, await with_link(view, self.bot, "watch", record.id, record.guild_id)
-        content = board_message(record, self.view(record, 0), names, match, mention=mention, board=False)
+        content = board_message(
+            record, self.view(record, 0), names, match, mention=mention, board=False, header=header
+        )
         data = await self.bot.pictures.board(record.game.public_view(), names, game_id=record.id, bottom=0)
         picture = Picture(
             data, f"board-{record.id}-{record.version}.png", t("picture.board_alt", game_id=record.id)
@@ -506,13 +514,20 @@ class Publisher(DirectMessages):
         names: Names,
         recent: Sequence[discord.Message] | None,
     ) -> None:
-        """The result, rating changes, a match's score, and the Rematch button."""
+        """The result, rating changes, a match's score, and the Rematch button (not for
+        a tournament's game: the next round is the tournament's)."""
         scope = GLOBAL_SCOPE if record.guild_id is None else guild_scope(record.guild_id)
         changes = await self.bot.rankings.changes(record.id, scope)
         match = await self.bot.matches.refresh(record.match_id) if record.match_id is not None else None
         match_over = match is None or match.status == "finished"
-        offer_rematch = not record.vs_ai and match_over
-        text = end_text(record, names, changes, match)
+        label = await self.bot.tournaments.label(record)
+        offer_rematch = not record.vs_ai and match_over and label is None
+        withdrawn = None
+        result = record.result
+        if label is not None and result is not None and result.winner is not None:
+            status = await self.bot.tournaments.labels.status_of(label, record.players[1 - result.winner])
+            withdrawn = status if status in ("withdrawn", "kicked") else None
+        text = end_text(record, names, changes, match, withdrawn=withdrawn)
         if recent is not None and any(message.content == text for message in recent):
             return  # announced by an interrupted attempt
         view = await with_link(

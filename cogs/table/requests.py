@@ -98,6 +98,8 @@ class Publishing(Protocol):
 
     async def start(self, record: LiveGame) -> None: ...
 
+    async def refresh(self, game_id: int) -> None: ...
+
 
 _publishing: weakref.WeakKeyDictionary[discord.Client, Publishing] = weakref.WeakKeyDictionary()
 

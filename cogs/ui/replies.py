@@ -16,7 +16,7 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.games.errors import AmbiguousGame, ServiceError, UserRef
+from bot.games.errors import AmbiguousGame, ServiceError, TypedText, UserRef
 from bot.storage import DatabaseUnavailable, OutcomeUnknown
 from bot.text import i18n
 from bot.text.catalogue import error_text, t
@@ -78,6 +78,8 @@ def message_for(error: BaseException, interaction: Interaction) -> str:
     if is_user_error(error):
 
         def resolve(value: object) -> object:
+            if isinstance(value, TypedText):
+                return discord.utils.escape_mentions(discord.utils.escape_markdown(value.text))
             return display_name(interaction, value.id) if isinstance(value, UserRef) else value
 
         return error_text(error, resolve=resolve)

@@ -118,9 +118,11 @@ def test_standings_equal_an_independent_computation(n: int, games: int, seed: in
         if rng.random() < 0.1:
             byes.append(Pairing(r // 3 + 1, rng.randint(1, n), None))
     rows = standings(entrants, results, byes)
-    assert [r.rank for r in rows] == list(range(1, n + 1))
     ours = [(r.user_id, r.points, r.buchholz_cut1, r.sonneborn_berger, r.direct, r.stones) for r in rows]
     assert ours == naive(entrants, results, byes)
+    # Shared places: one more than the players strictly ahead on every criterion.
+    for row, mine in zip(rows, ours, strict=True):
+        assert row.rank == 1 + sum(1 for other in ours if other[1:] > mine[1:])
 
     names = {e.user_id: rng.choice(["a", "alice", "x" * 60, "Ünïcødé name", "bob"]) for e in entrants}
     lines = standings_lines(rows, names, labels=("pts", "BH", "SB", "st"))
@@ -135,3 +137,46 @@ def test_standings_equal_an_independent_computation(n: int, games: int, seed: in
 
 def test_format_points() -> None:
     assert [format_points(Fraction(x)) for x in ("2", "5/2", "25/4", "0")] == ["2", "2.5", "6.25", "0"]
+
+
+# -- the round robin's order and shared places ----------------------------------------
+
+
+def test_a_round_robin_ranks_the_direct_encounter_before_sonneborn_berger() -> None:
+    ivan, judy, x, y = 1, 2, 3, 4
+    entrants = [Entrant(p, 1500.0) for p in (ivan, judy, x, y)]
+    results = [
+        GameResult(1, ivan, judy, ivan),
+        GameResult(1, x, y, x),
+        GameResult(2, ivan, x, x),
+        GameResult(2, judy, y, y),
+        GameResult(3, ivan, y, y),
+        GameResult(3, judy, x, judy),
+    ]
+    swiss = standings(entrants, results)
+    league = standings(entrants, results, order="round-robin")
+    by_id = {r.user_id: r for r in league}
+    # Tied on points (1 each) and Buchholz; judy's Sonneborn-Berger is higher, but ivan beat her.
+    assert by_id[ivan].points == by_id[judy].points == 1
+    assert by_id[judy].sonneborn_berger > by_id[ivan].sonneborn_berger
+    assert [r.user_id for r in swiss].index(judy) < [r.user_id for r in swiss].index(ivan)
+    assert [r.user_id for r in league].index(ivan) < [r.user_id for r in league].index(judy)
+    assert (by_id[ivan].direct, by_id[judy].direct) == (1, 0)
+    lines = standings_lines(league, {ivan: "ivan", judy: "judy", x: "x", y: "y"}, order="round-robin")
+    assert lines[2].split()[:4] == ["3.", "ivan", "1", "1"]  # the second column: the direct encounter
+    assert lines[3].split()[:4] == ["4.", "judy", "1", "0"]
+
+
+def test_a_true_tie_shares_its_place() -> None:
+    # A three-way cycle with equal stones: equal on every column, so 1, 1, 1.
+    a, b, c = 1, 2, 3
+    entrants = [Entrant(a, 1700.0), Entrant(b, 1600.0), Entrant(c, 1500.0)]
+    results = [GameResult(1, a, b, a, 3, 3), GameResult(2, b, c, b, 3, 3), GameResult(3, c, a, c, 3, 3)]
+    for order in ("swiss", "round-robin"):
+        rows = standings(entrants, results, order=order)
+        assert [r.rank for r in rows] == [1, 1, 1]
+        lines = standings_lines(rows, {a: "a", b: "b", c: "c"}, removed={c})
+        assert [line.split()[0] for line in lines] == ["1.", "1.", "1x"]
+    # A fourth player below them (no points) is 4th, not 2nd.
+    rows = standings([*entrants, Entrant(4, 1800.0)], results)
+    assert [(r.rank, r.user_id) for r in rows] == [(1, a), (1, b), (1, c), (4, 4)]

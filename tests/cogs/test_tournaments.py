@@ -13,6 +13,7 @@ import simcord
 
 from bot.app import SchottenBot, create_bot
 from bot.games.errors import ServiceError
+from rules.game import GameOptions
 from tests.cogs.helpers import private_text
 
 ORGANISER = "olga"
@@ -118,8 +119,18 @@ async def test_a_swiss_of_seven_with_a_bye_and_a_withdrawal(simcord_env, simcord
     podium = texts(channel, "The podium")
     assert len(podium) == 1 and podium[0].count("\n") == 3
     standings = await organiser.slash(channel, "schotten tournament standings", tournament=tid)
-    assert standings.ephemeral and "standings, round 3 of 3" in standings.response.content
+    assert standings.ephemeral and "final standings" in standings.response.content
     assert "1- p" in standings.response.content or "- p" in standings.response.content  # the leaver, marked
+    # The sign-up message's final state, the withdrawn player marked (item 1).
+    signup = next(m for m in channel.history() if m.id == signup.id)
+    assert "The tournament is over." in signup.content and "Sign-up is closed" not in signup.content
+    leaver_name = by_id[leaver].user.name
+    assert f"{leaver_name} (withdrew)" in signup.content
+    assert "1 day per turn. 3 rounds." in signup.content  # the turn time in its unit (item 9)
+    # The withdrawal reads as one, not as a resignation (item 9).
+    ended = texts(channel, f"{leaver_name} withdrew from the tournament;")
+    assert len(ended) == 1 and ended[0].startswith("Game #")
+    assert not [m for m in texts(channel, f"{leaver_name} resigned") if m.startswith("Game #")]
     # Every game is an ordinary rated game of the server.
     games = await bot.db.tournaments.games(tid)
     assert len(games) == 9
@@ -160,7 +171,8 @@ async def test_bad_input_changes_nothing(simcord_env, simcord_bot):
     again = await members[0].click(signup, label="Join")
     assert again.ephemeral and "removed" in again.response.content
     left = await members[1].click(signup, label="Leave")  # not in it
-    assert left.ephemeral and "not in this tournament" in said(left)
+    # The refusal names the tournament, escaped (item 4).
+    assert left.ephemeral and "That player is not in @\u200beveryone <@1> cup." in said(left), said(left)
     row = (await bot.tournaments.of_guild(channel.guild.id))[0]
     assert row.status == "open" and [e.status for e in await bot.db.tournaments.entrants(row.id)] == [
         "kicked"
@@ -271,6 +283,45 @@ async def test_two_processes_on_postgresql_advance_a_round_once(postgres_databas
             assert len(pairings) == 2
             games = [g for m in members for g in await first.service.active_games_for(m.id)]
             assert len({g.id for g in games}) == 2
+    finally:
+        await first.close()
+        await other.close()
+
+
+async def test_the_cap_holds_for_two_processes_on_postgresql(postgres_database):
+    """Two bots on one PostgreSQL database create tournaments in one server at once:
+    the server's lock row makes them count one after the other, so the cap holds."""
+    first = create_bot(database=postgres_database)
+    other = create_bot(database=postgres_database)
+    try:
+        await first.db.connect()
+        await first.db.migrate()
+        await other.db.connect()
+        for bot in (first, other):
+            bot.tournaments.max_open = 3
+
+        async def create(bot: SchottenBot, n: int) -> bool:
+            try:
+                await bot.tournaments.create(
+                    guild_id=7,
+                    channel_id=8,
+                    organiser_id=9,
+                    name=f"Rush {n}",
+                    format="swiss",
+                    rounds=None,
+                    best_of=None,
+                    options=GameOptions(),
+                    turn_time=None,
+                    max_players=None,
+                )
+            except ServiceError as error:
+                assert error.code == "tournament_cap"
+                return False
+            return True
+
+        made = await asyncio.gather(*(create(bot, n) for n in range(4) for bot in (first, other)))
+        assert sum(made) == 3
+        assert len(await first.tournaments.of_guild(7)) == 3
     finally:
         await first.close()
         await other.close()
