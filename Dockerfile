@@ -1,4 +1,5 @@
-# The bot as a container image: the project built as a wheel and installed into a slim
+# The bot as a container image: the locked dependencies (requirements/run.txt, each file
+# checked against its hash) and the project, built as a wheel, installed into a slim
 # Python image, run as a non-root user, its SQLite database (if no DATABASE_URL is set)
 # on the volume /data. compose.yaml runs two of these on PostgreSQL.
 #
@@ -19,9 +20,11 @@ RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
 
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+COPY requirements/run.txt /tmp/run.txt
 COPY --from=build /wheels /wheels
-RUN pip install --no-cache-dir /wheels/*.whl \
-    && rm -rf /wheels \
+RUN pip install --no-cache-dir --require-hashes -r /tmp/run.txt \
+    && pip install --no-cache-dir --no-deps /wheels/*.whl \
+    && rm -rf /wheels /tmp/run.txt \
     && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home schotten \
     && mkdir /data && chown schotten:schotten /data
 USER schotten
