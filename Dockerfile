@@ -30,7 +30,14 @@ RUN pip install --no-cache-dir --require-hashes -r /tmp/run.txt \
 USER schotten
 WORKDIR /data
 ENV DATABASE_PATH=/data/schotten.db
+# /healthz, /readyz and /metrics on a port of their own (README.md, "Health and
+# metrics"), inside the container unless METRICS_HOST=0.0.0.0 is set for Prometheus.
+ENV METRICS_PORT=9100
 VOLUME ["/data"]
+# Docker's health check: /healthz over Python's urllib (the image has no curl), on
+# METRICS_PORT, or on WEB_PORT if METRICS_PORT is 0.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["python", "-c", "import os, urllib.request as r; p = os.environ.get('METRICS_PORT') or '0'; p = p if p != '0' else os.environ.get('WEB_PORT') or '8080'; r.urlopen(f'http://127.0.0.1:{p}/healthz', timeout=4)"]
 # python -m bot closes Discord and then the database on SIGTERM, within 10 seconds
 # (Docker's default grace period before SIGKILL).
 STOPSIGNAL SIGTERM

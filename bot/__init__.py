@@ -6,21 +6,14 @@ and tools) load without importing discord.py.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as _installed_version
 from typing import TYPE_CHECKING, Any
+
+from bot.version import VERSION as __version__
 
 if TYPE_CHECKING:
     from bot.app import create_bot
 
-__all__ = ["DISTRIBUTION", "__version__", "create_bot"]
-
-DISTRIBUTION = "schotten-totten-bot"
-# The version is written once, in pyproject.toml; the installed metadata carries it here.
-try:
-    __version__ = _installed_version(DISTRIBUTION)
-except PackageNotFoundError:  # a source tree that was never installed
-    __version__ = "unknown"
+__all__ = ["__version__", "create_bot"]
 
 
 def __getattr__(name: str) -> Any:

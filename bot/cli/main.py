@@ -29,13 +29,13 @@ import aiohttp
 import asyncpg
 import discord
 
-from bot import DISTRIBUTION, __version__
 from bot.app import SchottenBot, create_bot
 from bot.cli.logformat import JsonFormatter
 from bot.settings import README_SECTION, Settings, SettingsError
 from bot.storage import MigrationError, StorageError, backup, is_postgres_url
 from bot.storage.postgres import redact
 from bot.storage.transfer import sqlite_to_postgres
+from bot.version import DISTRIBUTION, VERSION
 
 log = logging.getLogger("bot")
 
@@ -83,7 +83,7 @@ def configure_logging(level: int, stream: TextIO | None = None, *, json_lines: b
 def start_logging(settings: Settings, what: str) -> None:
     """Configure the log as the settings say; its first line names the version."""
     configure_logging(settings.log_level_value, json_lines=settings.log_format == "json")
-    log.info("%s %s starting %s (Python %s)", DISTRIBUTION, __version__, what, platform.python_version())
+    log.info("%s %s starting %s (Python %s)", DISTRIBUTION, VERSION, what, platform.python_version())
 
 
 _CONNECTION_ERRORS = (
@@ -116,7 +116,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         prog="python -m bot",
         description="Run the Schotten-Totten Discord bot.",
     )
-    parser.add_argument("--version", action="version", version=f"{DISTRIBUTION} {__version__}")
+    parser.add_argument("--version", action="version", version=f"{DISTRIBUTION} {VERSION}")
     parser.add_argument(
         "--env-file", default=".env", help="settings file read under the environment (default .env)"
     )

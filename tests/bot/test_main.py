@@ -442,6 +442,7 @@ def test_unsharded_bot_stops_on_a_signal_or_by_itself_when_the_gateway_fails(tmp
     proc = start_against_unreachable_gateway(tmp_path)
     try:
         assert proc.stdout is not None
+        assert "starting the bot" in proc.stdout.readline()  # the version's line first
         assert proc.stdout.readline().endswith("opened\n")
         output, _ = proc.communicate(timeout=10)
     finally:
