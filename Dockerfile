@@ -1,4 +1,5 @@
-# The bot as a container image: the project built as a wheel and installed into a slim
+# The bot as a container image: the locked dependencies (requirements/run.txt, each file
+# checked against its hash) and the project, built as a wheel, installed into a slim
 # Python image, run as a non-root user, its SQLite database (if no DATABASE_URL is set)
 # on the volume /data. compose.yaml runs two of these on PostgreSQL.
 #
@@ -19,15 +20,24 @@ RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
 
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+COPY requirements/run.txt /tmp/run.txt
 COPY --from=build /wheels /wheels
-RUN pip install --no-cache-dir /wheels/*.whl \
-    && rm -rf /wheels \
+RUN pip install --no-cache-dir --require-hashes -r /tmp/run.txt \
+    && pip install --no-cache-dir --no-deps /wheels/*.whl \
+    && rm -rf /wheels /tmp/run.txt \
     && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home schotten \
     && mkdir /data && chown schotten:schotten /data
 USER schotten
 WORKDIR /data
 ENV DATABASE_PATH=/data/schotten.db
+# /healthz, /readyz and /metrics on a port of their own (README.md, "Health and
+# metrics"), inside the container unless METRICS_HOST=0.0.0.0 is set for Prometheus.
+ENV METRICS_PORT=9100
 VOLUME ["/data"]
+# Docker's health check: /healthz over Python's urllib (the image has no curl), on
+# METRICS_PORT, or on WEB_PORT if METRICS_PORT is 0.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["python", "-c", "import os, urllib.request as r; p = os.environ.get('METRICS_PORT') or '0'; p = p if p != '0' else os.environ.get('WEB_PORT') or '8080'; r.urlopen(f'http://127.0.0.1:{p}/healthz', timeout=4)"]
 # python -m bot closes Discord and then the database on SIGTERM, within 10 seconds
 # (Docker's default grace period before SIGKILL).
 STOPSIGNAL SIGTERM

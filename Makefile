@@ -1,9 +1,16 @@
 # The README's two commands. Each builds its own virtual environment on first use
-# (and again whenever pyproject.toml changes), then runs.
+# (and again whenever pyproject.toml or the lock files change), then runs.
 #
 #   make run    run the bot (needs DISCORD_TOKEN in .env or the environment)
 #   make test   lint, type-check and run every test
 #   make play   the terminal game against the AI (no Discord needed)
+#
+# The dependencies are installed from the lock files requirements/run.txt and
+# requirements/test.txt (exact versions with their hashes), made from pyproject.toml's
+# ranges by uv:
+#
+#   make lock              re-lock after a change of pyproject.toml (keeps the other pins)
+#   make lock UPGRADE=1    move every pin to the newest version the ranges allow
 #
 # And the AI's published figures (docs/ai.md, "Reproducing the figures"):
 #
@@ -14,7 +21,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run play test lint typecheck pytest bench-ai bench-ladder clean
+.PHONY: run play test lint typecheck pytest lock bench-ai bench-ladder clean
 
 run: $(VENV)/.installed-run
 	$(BIN)/python -m bot
@@ -58,13 +65,29 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # The stamps record what was installed: `make test` installs the test tools as well.
-$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+# First the locked dependencies, each checked against its hash, then the project itself
+# without dependencies (so nothing unlocked comes in through it).
+$(VENV)/.installed-run: pyproject.toml requirements/run.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/run.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+$(VENV)/.installed-test: pyproject.toml requirements/test.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/test.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@ $(VENV)/.installed-run
+
+# The lock files, for Python 3.11 and newer on every platform (--universal: markers
+# where a dependency differs), each pin with the hashes of all its files on PyPI.
+# test.txt keeps run.txt's versions (-c), so tests run what `make run` runs.
+UV_VERSION := 0.13.8
+LOCK := $(BIN)/uv pip compile pyproject.toml --quiet --universal --python-version 3.11 \
+	--generate-hashes --custom-compile-command "make lock" $(if $(UPGRADE),--upgrade)
+
+lock: | $(BIN)/python
+	$(BIN)/python -m pip install --quiet "uv==$(UV_VERSION)"
+	$(LOCK) -o requirements/run.txt
+	$(LOCK) --extra test -c requirements/run.txt -o requirements/test.txt
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bot.version import VERSION as __version__
+
 if TYPE_CHECKING:
     from bot.app import create_bot
 
-__all__ = ["create_bot"]
+__all__ = ["__version__", "create_bot"]
 
 
 def __getattr__(name: str) -> Any:

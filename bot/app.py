@@ -27,6 +27,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import metrics
 from bot.archive.history import History
 from bot.community.languages import Languages
 from bot.community.names import NameBook
@@ -44,6 +45,8 @@ from bot.settings import Settings
 from bot.storage import open_database
 from bot.text import i18n
 from bot.web.companion import WebCompanion
+from bot.web.health import Operations
+from bot.web.operator import OperatorServer
 from rules.claims import prepare
 from rules.rulesets import RULESETS
 
@@ -148,6 +151,7 @@ class SchottenBot(commands.Bot):
             max_messages=None,
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=SchottenTree,
+            http_trace=metrics.rest_trace(),  # REST calls, rate-limit waits, acknowledgements
             **shards,
         )
         self.settings = settings
@@ -198,12 +202,30 @@ class SchottenBot(commands.Bot):
             max_games=settings.max_practice_games,
             clock=_utc_timestamp,
         )
+        # /healthz, /readyz and /metrics (bot/web/health.py): with the web pages, or on
+        # METRICS_PORT (``operator``) when that is set.
+        self.operations = Operations(
+            self.db,
+            clock=_utc_timestamp,
+            gateway=self.gateway_connected,
+            scheduler=self.opponent.scheduler,
+            outbox=True,
+        )
+        self.operator: OperatorServer | None = None
+        if web and settings.metrics_port:
+            self.operator = OperatorServer(self.operations, settings.metrics_host, settings.metrics_port)
+        self.add_listener(self._count_interaction, "on_interaction")
         # The web pages (bot/web), in this process and event loop; None: off (WEB_PORT=0,
         # or a bot built without them, as tests do). Their links are signed once started.
         self.web: WebCompanion | None = None
         if web and settings.web_port:
             self.web = WebCompanion(
-                settings, self.db, history=self.history, rankings=self.rankings, names=self.names
+                settings,
+                self.db,
+                history=self.history,
+                rankings=self.rankings,
+                names=self.names,
+                operations=self.operations,
             )
         self.sync_on_start = sync_commands
         self.force_sync = force_sync
@@ -221,9 +243,20 @@ class SchottenBot(commands.Bot):
             interaction.user.id, interaction.locale.value, interaction.guild_id, guild_locale
         )
 
+    def gateway_connected(self) -> bool:
+        """Whether the gateway connection is up (``/readyz``)."""
+        if self.is_closed() or not self.is_ready():
+            return False
+        return self.ws is not None and self.ws.open
+
+    async def _count_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        metrics.INTERACTIONS.labels(type=interaction.type.name).inc()
+
     async def setup_hook(self) -> None:
         await self.db.connect()
         try:
+            if self.operator is not None:  # answers /healthz from now on
+                await self.operator.start()
             # The engine's proof tables and the translations take a few hundred ms to
             # build; do it now, in a thread, rather than inside the first claim or reply.
             await asyncio.to_thread(prepare_engine)
@@ -253,6 +286,8 @@ class SchottenBot(commands.Bot):
         except BaseException:
             if self.web is not None:
                 await self.web.close()
+            if self.operator is not None:
+                await self.operator.close()
             await self.db.close()  # its worker thread would keep the process alive
             raise
 
@@ -345,6 +380,8 @@ class SchottenBot(commands.Bot):
         try:
             if self.web is not None:
                 await self.web.close()
+            if self.operator is not None:
+                await self.operator.close()
             await self.opponent.close()
             await self._close_discord()
         finally:
@@ -373,6 +410,13 @@ class ShardedSchottenBot(SchottenBot, commands.AutoShardedBot):
     ``AutoShardedBot`` runs this process's shards, one gateway connection each. Any
     process may be handed any interaction of its shards (DMs come on shard 0); the
     database, not the process, keeps the games right."""
+
+    def gateway_connected(self) -> bool:
+        """Whether every shard of this process is connected (``/readyz``)."""
+        if self.is_closed() or not self.is_ready():
+            return False
+        shards = self.shards
+        return bool(shards) and all(not shard.is_closed() for shard in shards.values())
 
     async def _close_discord(self) -> None:
         if isinstance(self.loop, asyncio.AbstractEventLoop):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,6 +56,12 @@ class Settings:
     web_port: int = 8080
     public_url: str = "http://localhost:8080"
     web_secret: str | None = field(default=None, repr=False)  # signs every link
+    # Operations (README "Health and metrics"): the log's format ("text" or "json", one
+    # object a line), and the operator port of /healthz, /readyz and /metrics (0: they
+    # are served on the web pages' port, if that is on).
+    log_format: str = "text"
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int = 0
 
     @property
     def sharded(self) -> bool:
@@ -153,7 +159,34 @@ class Settings:
                 f"TURN_REMINDER ({settings.turn_reminder}) must be less than TURN_TIMEOUT "
                 f"({settings.turn_timeout}), or 0 for no reminder."
             )
-        return settings
+        return _operations(settings, get)
+
+
+LOG_FORMATS = ("text", "json")
+
+
+def _operations(settings: Settings, get: Callable[[str], str | None]) -> Settings:
+    """LOG_FORMAT, METRICS_HOST and METRICS_PORT."""
+    log_format = (get("LOG_FORMAT") or settings.log_format).lower()
+    if log_format not in LOG_FORMATS:
+        raise SettingsError(
+            f"LOG_FORMAT={get('LOG_FORMAT')!r} is not a log format;"
+            " use text or json (one JSON object a line)."
+        )
+    metrics_port = _int("METRICS_PORT", get("METRICS_PORT"), minimum=0)
+    if metrics_port is not None and metrics_port > 65535:
+        raise SettingsError(f"METRICS_PORT={metrics_port} must be at most 65535 (0: no port of its own).")
+    if metrics_port and metrics_port == settings.web_port:
+        raise SettingsError(
+            f"METRICS_PORT={metrics_port} is WEB_PORT too; give it another port, or 0 to serve"
+            " /healthz, /readyz and /metrics on the web pages' port."
+        )
+    return dataclasses.replace(
+        settings,
+        log_format=log_format,
+        metrics_host=get("METRICS_HOST") or settings.metrics_host,
+        metrics_port=settings.metrics_port if metrics_port is None else metrics_port,
+    )
 
 
 def _int(name: str, text: str | None, *, minimum: int) -> int | None:

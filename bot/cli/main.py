@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import platform
 import signal
 import sqlite3
 import sys
@@ -29,10 +30,12 @@ import asyncpg
 import discord
 
 from bot.app import SchottenBot, create_bot
+from bot.cli.logformat import JsonFormatter
 from bot.settings import README_SECTION, Settings, SettingsError
 from bot.storage import MigrationError, StorageError, backup, is_postgres_url
 from bot.storage.postgres import redact
 from bot.storage.transfer import sqlite_to_postgres
+from bot.version import DISTRIBUTION, VERSION
 
 log = logging.getLogger("bot")
 
@@ -49,15 +52,18 @@ README.md, section "Set-up". Every setting: {README_SECTION}.
 LOG_FORMAT = "[{asctime}] [{levelname:<8}] {name}: {message}"  # discord.py's, without colour
 
 
-def configure_logging(level: int, stream: TextIO | None = None) -> None:
-    """Log to ``stream`` (standard error) in discord.py's format.
+def configure_logging(level: int, stream: TextIO | None = None, *, json_lines: bool = False) -> None:
+    """Log to ``stream`` (standard error) in discord.py's format, or one JSON object a
+    line (``LOG_FORMAT=json``, ``bot/cli/logformat.py``).
 
     Colours only on a terminal: discord.py also colours whenever it detects Docker, and
     then a log file or the journal fills with escape codes.
     """
     stream = sys.stderr if stream is None else stream
     handler = logging.StreamHandler(stream)
-    if stream.isatty():
+    if json_lines:
+        discord.utils.setup_logging(handler=handler, formatter=JsonFormatter(), level=level)
+    elif stream.isatty():
         discord.utils.setup_logging(handler=handler, level=level)  # discord.py's colours
     else:
         formatter = logging.Formatter(LOG_FORMAT, "%Y-%m-%d %H:%M:%S", style="{")
@@ -72,6 +78,12 @@ def configure_logging(level: int, stream: TextIO | None = None) -> None:
     # the first Client warns on every start that voice will not be supported.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
+
+
+def start_logging(settings: Settings, what: str) -> None:
+    """Configure the log as the settings say; its first line names the version."""
+    configure_logging(settings.log_level_value, json_lines=settings.log_format == "json")
+    log.info("%s %s starting %s (Python %s)", DISTRIBUTION, VERSION, what, platform.python_version())
 
 
 _CONNECTION_ERRORS = (
@@ -104,6 +116,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         prog="python -m bot",
         description="Run the Schotten-Totten Discord bot.",
     )
+    parser.add_argument("--version", action="version", version=f"{DISTRIBUTION} {VERSION}")
     parser.add_argument(
         "--env-file", default=".env", help="settings file read under the environment (default .env)"
     )
@@ -313,7 +326,7 @@ def serve_web(settings: Settings) -> int:
     if not settings.web_port:
         print("error: WEB_PORT is 0, which turns the web pages off.", file=sys.stderr)
         return 2
-    configure_logging(settings.log_level_value)
+    start_logging(settings, "the web pages")
     try:
         asyncio.run(standalone.run(settings))
     except (sqlite3.Error, asyncpg.PostgresError, MigrationError, StorageError) as error:
@@ -358,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
         except OSError as error:
             print(f"error: DATABASE_PATH={settings.database_path!r}: {error.strerror}.", file=sys.stderr)
             return 2
-    configure_logging(settings.log_level_value)
+    start_logging(settings, "the bot" if args.command is None else args.command)
     setting = "DATABASE_URL" if settings.database_url else "DATABASE_PATH"
     where = redact(settings.database)
     try:

@@ -24,12 +24,15 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+
+from bot import metrics
 
 log = logging.getLogger(__name__)
 
@@ -157,9 +160,12 @@ class FairScheduler:
             elif job.granted.exception() is None:
                 self._release(owner)
             raise
+        started = time.perf_counter()
         try:
             return await self._execute(job, loop)
         finally:
+            seconds = time.perf_counter() - started
+            metrics.AI_SECONDS.labels(kind="move" if urgent else "hint").observe(seconds)
             if not job.detached:
                 self._release(owner)
 

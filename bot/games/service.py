@@ -32,6 +32,7 @@ from collections import defaultdict
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, TypeVar
 
+from bot import metrics
 from bot.games.commit import CONFIRM_DELAYS, GameStorage, ResultHook, read_back, store
 from bot.games.errors import (
     AmbiguousGame,
@@ -558,6 +559,7 @@ class GameService:
             log.info("Game %d finished: %s", record.id, game.result)
         elif not confirmed:  # (read back: another process may have moved it on since)
             self._cache.put(record.id, new)
+        metrics.MOVES.inc(len(entries))
         for listener in self.listeners:
             try:
                 listener(new)

@@ -37,6 +37,7 @@ from typing import Any, Final
 
 import aiosqlite
 
+from bot import metrics
 from bot.storage import filelock, mark
 from bot.storage.backend import DEFAULT_TIMEOUT, Storage
 from bot.storage.errors import DatabaseUnavailable, KeyTaken, OutcomeUnknown, ReadOnlyDatabase
@@ -350,9 +351,11 @@ class Database(Storage):
             async with asyncio.timeout(self.timeout):
                 yield
         except TimeoutError:
+            metrics.DATABASE_FAILURES.labels(reason="timeout").inc()
             raise DatabaseUnavailable(f"{what} on {self.path} took over {self.timeout:g} s") from None
         except sqlite3.Error as error:
             if _unavailable(error):
+                metrics.DATABASE_FAILURES.labels(reason="error").inc()
                 raise DatabaseUnavailable(f"{what} on {self.path} failed: {error}") from error
             raise
 

@@ -150,6 +150,21 @@ class DeliveryStore:
         )
         return [outbox_row(row) for row in rows]
 
+    async def outbox_summary(self, *, max_attempts: int) -> tuple[int, float | None, int]:
+        """For the operator (``/metrics``, ``/readyz``): the publications still owed (tried
+        fewer than ``max_attempts`` times), the oldest one's ``created_at`` (None: none
+        owed), and those given up."""
+        row = await self._db.one(
+            "SELECT coalesce(sum(CASE WHEN attempts < $1 THEN 1 ELSE 0 END), 0),"
+            " min(CASE WHEN attempts < $1 THEN created_at END),"
+            " coalesce(sum(CASE WHEN attempts >= $1 THEN 1 ELSE 0 END), 0) FROM outbox",
+            max_attempts,
+        )
+        if row is None:
+            return 0, None, 0
+        owed, oldest, given_up = row[0], row[1], row[2]
+        return int(owed), None if oldest is None else float(oldest), int(given_up)
+
     async def finish_outbox(self, entry_id: int) -> None:
         """The publication is done (or no longer needed): forget it."""
         await self._db.execute("DELETE FROM outbox WHERE id = $1", entry_id)

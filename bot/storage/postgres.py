@@ -53,6 +53,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from bot import metrics
 from bot.storage.backend import DEFAULT_TIMEOUT, Storage
 from bot.storage.errors import DatabaseUnavailable, KeyTaken, OutcomeUnknown, ReadOnlyDatabase, StorageError
 from bot.storage.repositories import Repositories
@@ -221,9 +222,11 @@ class PostgresDatabase(Storage):
             async with asyncio.timeout(self.timeout):
                 yield
         except TimeoutError:
+            metrics.DATABASE_FAILURES.labels(reason="timeout").inc()
             raise DatabaseUnavailable(f"{what} on {self.path} took over {self.timeout:g} s") from None
         except Exception as error:
             if _is_unavailable(error) and not isinstance(error, DatabaseUnavailable):
+                metrics.DATABASE_FAILURES.labels(reason="error").inc()
                 raise DatabaseUnavailable(f"{what} on {self.path} failed: {error}") from error
             raise
 

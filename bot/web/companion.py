@@ -26,6 +26,7 @@ from bot.pictures.cache import PictureCache
 from bot.settings import Settings
 from bot.storage import Storage
 from bot.web.feeds import Feeds
+from bot.web.health import Operations, install
 from bot.web.links import Links
 from bot.web.server import MAX_STREAMS_PER_ADDRESS, GameSource, NameSource, Sources, make_app
 from bot.web.tokens import Signer, load_secret
@@ -68,6 +69,7 @@ class WebCompanion:
         names: NameSource,
         poll_interval: float = 1.0,
         max_streams: int = MAX_STREAMS_PER_ADDRESS,
+        operations: Operations | None = None,
     ) -> None:
         self.settings = settings
         self.db = db
@@ -77,6 +79,9 @@ class WebCompanion:
         self.names = names
         self.poll_interval = poll_interval
         self.max_streams = max_streams
+        # /healthz, /readyz, /metrics: served with the pages unless METRICS_PORT gives
+        # them a port of their own (bot/web/operator.py).
+        self.operations = operations
         self.links: Links | None = None
         self.sources: Sources | None = None
         self.app: web.Application | None = None
@@ -114,6 +119,11 @@ class WebCompanion:
             max_streams=self.max_streams,
         )
         self.app = make_app(self.sources)
+        if self.operations is not None:
+            streams = self.sources.streams
+            self.operations.streams = lambda: sum(streams.values())
+            if not self.settings.metrics_port:
+                install(self.app, self.operations)
         runner = web.AppRunner(
             self.app, handle_signals=False, access_log=None, shutdown_timeout=1.0, handler_cancellation=True
         )

@@ -5,6 +5,9 @@ Moves made by the bot processes reach the open live pages by polling: each watch
 game's stored version is read once a second (per game, not per page). Display names
 come from Discord's HTTP API when ``DISCORD_TOKEN`` is set (no gateway connection), else
 pages show ``#<user id>``.
+
+``/healthz``, ``/readyz`` (the database only) and ``/metrics`` are served as by the bot:
+with the pages, or on ``METRICS_PORT`` (``bot/web/health.py``).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import time
 
 import discord
 
@@ -22,6 +26,8 @@ from bot.community.stats import Rankings
 from bot.settings import Settings
 from bot.storage import open_database
 from bot.web.companion import WebCompanion
+from bot.web.health import Operations
+from bot.web.operator import OperatorServer
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +48,13 @@ async def serve(settings: Settings, stop: asyncio.Event) -> None:
     await db.connect()
     client: discord.Client | None = None
     web: WebCompanion | None = None
+    operations = Operations(db, clock=time.time)
+    operator: OperatorServer | None = None
+    if settings.metrics_port:
+        operator = OperatorServer(operations, settings.metrics_host, settings.metrics_port)
     try:
+        if operator is not None:
+            await operator.start()
         version = await db.migrate()
         log.info("Database %s at schema version %d", db.path, version)
         names: NameBook | PlaceholderNames = PlaceholderNames()
@@ -51,13 +63,20 @@ async def serve(settings: Settings, stop: asyncio.Event) -> None:
             await client.login(settings.token)  # HTTP only: fetch_user for the names
             names = NameBook(client)
         web = WebCompanion(
-            settings, db, history=History(db.games, db.ratings), rankings=Rankings(db.ratings), names=names
+            settings,
+            db,
+            history=History(db.games, db.ratings),
+            rankings=Rankings(db.ratings),
+            names=names,
+            operations=operations,
         )
         await web.start()
         await stop.wait()
     finally:
         if web is not None:
             await web.close()
+        if operator is not None:
+            await operator.close()
         if client is not None:
             await client.close()
         await db.close()

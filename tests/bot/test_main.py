@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.metadata
 import io
+import json
 import logging
 import os
 import signal
@@ -11,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import discord
@@ -107,6 +110,9 @@ def test_unusable_database_is_a_message_not_a_traceback(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "Cannot use the database" in proc.stderr and "DATABASE_PATH" in proc.stderr
     assert "Traceback" not in proc.stderr
+    # The log's first line names the version, for whoever reads a log later.
+    version = importlib.metadata.version("schotten-totten-bot")
+    assert f"schotten-totten-bot {version} starting the bot" in proc.stderr.splitlines()[0]
 
 
 def test_database_directory_is_created(tmp_path: Path) -> None:
@@ -224,6 +230,48 @@ def test_log_colours_only_on_a_terminal(
     assert ("\x1b[" in stream.getvalue()) is coloured
 
 
+def test_json_log_format_is_one_object_a_line() -> None:
+    stream = io.StringIO()
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        configure_logging(logging.INFO, stream=stream, json_lines=True)
+        logging.getLogger("bot.test").info('a line with\nsecond line and "quotes" and é')
+        try:
+            raise ValueError("broken")
+        except ValueError:
+            logging.getLogger("bot.test").exception("failed")
+    finally:
+        for handler in root.handlers:
+            if handler not in handlers:
+                root.removeHandler(handler)
+        root.setLevel(level)
+    lines = stream.getvalue().splitlines()
+    entries = [json.loads(line) for line in lines]  # each line is JSON on its own
+    assert len(lines) == 2
+    assert entries[0]["message"] == 'a line with\nsecond line and "quotes" and é'
+    assert entries[0]["level"] == "INFO" and entries[0]["logger"] == "bot.test"
+    assert entries[0]["time"].endswith("+00:00")
+    assert entries[1]["level"] == "ERROR" and "ValueError: broken" in entries[1]["exception"]
+
+
+def test_version_from_the_package_metadata(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "--version"],
+        cwd=tmp_path,
+        env=environment(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == f"schotten-totten-bot {importlib.metadata.version('schotten-totten-bot')}"
+    assert (
+        importlib.metadata.version("schotten-totten-bot")
+        == tomllib.loads((HERE.parents[1] / "pyproject.toml").read_text())["project"]["version"]
+    )
+
+
 def test_clear_guild_commands_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # python -m bot clear-guild-commands ID: logs in without the gateway, empties that
     # server's commands and forgets it was synced there. Discord is faked at login/sync.
@@ -249,7 +297,7 @@ def test_clear_guild_commands_command(tmp_path: Path, monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(SchottenBot, "login", login)
     monkeypatch.setattr(discord.app_commands.CommandTree, "sync", sync)
-    monkeypatch.setattr(entry, "configure_logging", lambda level: None)
+    monkeypatch.setattr(entry, "configure_logging", lambda level, **options: None)
     monkeypatch.chdir(tmp_path)  # no .env of the developer's
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
     monkeypatch.setenv("DATABASE_PATH", str(db_path))
@@ -394,6 +442,7 @@ def test_unsharded_bot_stops_on_a_signal_or_by_itself_when_the_gateway_fails(tmp
     proc = start_against_unreachable_gateway(tmp_path)
     try:
         assert proc.stdout is not None
+        assert "starting the bot" in proc.stdout.readline()  # the version's line first
         assert proc.stdout.readline().endswith("opened\n")
         output, _ = proc.communicate(timeout=10)
     finally:

@@ -43,6 +43,9 @@ def test_env_example_lists_every_setting_with_its_default() -> None:
         "MAX_OPEN_CHALLENGES": defaults.max_open_challenges,
         "MAX_CHANNEL_CHALLENGES": defaults.max_channel_challenges,
         "RECHALLENGE_COOLDOWN": defaults.rechallenge_cooldown,
+        "LOG_FORMAT": defaults.log_format,
+        "METRICS_HOST": defaults.metrics_host,
+        "METRICS_PORT": defaults.metrics_port,
     }.items():
         assert f"\n# {name}={default}\n" in text
         assert f"\n{name}=" not in text
@@ -154,3 +157,20 @@ def test_database_timeout_takes_seconds_with_decimals() -> None:
     for bad in ("0", "-1", "soon", "61"):
         with pytest.raises(SettingsError, match="DATABASE_TIMEOUT"):
             Settings.from_env({"DATABASE_TIMEOUT": bad}, env_file=None)
+
+
+def test_log_format_and_the_operator_port() -> None:
+    defaults = Settings.from_env({}, env_file=None)
+    assert (defaults.log_format, defaults.metrics_host, defaults.metrics_port) == ("text", "127.0.0.1", 0)
+    settings = Settings.from_env(
+        {"LOG_FORMAT": "JSON", "METRICS_PORT": "9100", "METRICS_HOST": "0.0.0.0"}, env_file=None
+    )
+    assert (settings.log_format, settings.metrics_host, settings.metrics_port) == ("json", "0.0.0.0", 9100)
+    for environ, named in (
+        ({"LOG_FORMAT": "xml"}, "LOG_FORMAT='xml'"),
+        ({"METRICS_PORT": "nine"}, "METRICS_PORT='nine'"),
+        ({"METRICS_PORT": "70000"}, "METRICS_PORT=70000"),
+        ({"METRICS_PORT": "8080"}, "WEB_PORT"),  # the pages' port
+    ):
+        with pytest.raises(SettingsError, match=named):
+            Settings.from_env(environ, env_file=None)
