@@ -23,7 +23,7 @@ from bot.app import SchottenBot
 from bot.community.tournaments import Advance, TournamentState, read_bracket
 from bot.games.errors import ServiceError
 from bot.games.live import LiveGame
-from bot.storage import TournamentRow
+from bot.storage import DatabaseUnavailable, TournamentRow
 from bot.text import i18n
 from bot.text.catalogue import t
 from bot.tournaments import bracket_text, standings, standings_lines
@@ -35,6 +35,7 @@ from cogs.ui.replies import (
     NO_MENTIONS,
     answer,
     answer_public,
+    committed,
     defer_early,
     defer_public,
     public_language,
@@ -139,6 +140,7 @@ class SignupButton(Component[Button], template=r"st:tour:(?P<id>\d+):(?P<what>jo
         if self.join:
             row = await bot.tournaments.join(self.tournament_id, interaction.user.id)
             reply = t("tournament.joined", name=escaped(row.name))
+            committed(interaction, f"{reply} {t('saved.not_shown')}")
         else:
             await leave(interaction, self.tournament_id, exact=True)
             return
@@ -180,6 +182,7 @@ async def create(
         turn_time=turn_time,
         max_players=max_players,
     )
+    committed(interaction, t("saved.tournament", name=escaped(row.name), id=row.id))
     bot.names.remember(interaction.user)
     state = await bot.tournaments.state(row.id)
     with i18n.use(await public_language(interaction)):
@@ -198,7 +201,9 @@ async def start(interaction: Interaction, tournament: int | None) -> None:
     await defer_early(interaction)  # before the database: answered within 3 s
     row = await bot.tournaments.find(interaction.guild_id, interaction.channel_id, tournament)
     made = await bot.tournaments.start(row.id, interaction.user.id, manager=_manager(interaction))
-    await answer(interaction, t("tournament.started", name=escaped(row.name)))
+    started = t("tournament.started", name=escaped(row.name))
+    committed(interaction, f"{started} {t('saved.not_shown')}")
+    await answer(interaction, started)
     await refresh_signup(bot, row.id)
     await show_rounds(bot, publisher, [made])
     for more in await bot.tournaments.advance(row.id):  # a round of byes only, say
@@ -222,12 +227,25 @@ async def leave(
     else:
         gone = await bot.tournaments.kick(row.id, member, interaction.user.id, manager=_manager(interaction))
         text = t("tournament.kicked", name=escaped(row.name), member=f"<@{member}>")
+    committed(interaction, f"{text} {t('saved.not_shown')}")
+    unresigned = []
     for game_id in gone.games:
         try:
             outcome = await bot.service.resign(game_id, gone.user_id)
         except ServiceError:
             continue  # ended meanwhile
-        await publishing(bot).publish(outcome)
+        except DatabaseUnavailable as error:  # not resigned, or not known to be
+            log.warning("could not resign game %d of a withdrawal: %s", game_id, error)
+            unresigned.append(game_id)
+            continue
+        try:
+            await publishing(bot).publish(outcome)
+        except Exception:  # resigned and stored: the outbox publishes it
+            log.exception("publishing the resignation of game %d failed", game_id)
+    if unresigned:
+        games = ", ".join(f"#{game_id}" for game_id in unresigned)
+        text = f"{text} {t('saved.unresigned', games=games)}"
+        committed(interaction, f"{text} {t('saved.not_shown')}")
     await answer(interaction, text)
     if gone.before_start:
         await refresh_signup(bot, row.id)
@@ -240,7 +258,9 @@ async def cancel(interaction: Interaction, tournament: int | None) -> None:
     await defer_early(interaction)  # before the database: answered within 3 s
     row = await bot.tournaments.find(interaction.guild_id, interaction.channel_id, tournament)
     row = await bot.tournaments.cancel(row.id, interaction.user.id, manager=_manager(interaction))
-    await answer(interaction, t("tournament.cancelled", name=escaped(row.name)))
+    cancelled = t("tournament.cancelled", name=escaped(row.name))
+    committed(interaction, f"{cancelled} {t('saved.not_shown')}")
+    await answer(interaction, cancelled)
     await refresh_signup(bot, row.id)
     channel = bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
     with i18n.use(await bot.languages.for_guild(row.guild_id)):

@@ -28,7 +28,7 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from bot.community.ratings import INITIAL_RATING, guild_scope
@@ -312,7 +312,8 @@ class TournamentService:
             tournament_id, "cancelled", expected=("open", "running"), now=self.clock()
         ):
             raise ServiceError("tournament_over", name=row.name)
-        return await self.get(tournament_id)
+        # Not read again: the answer must not depend on the database after the commit.
+        return replace(row, status="cancelled")
 
     # -- rounds ----------------------------------------------------------------------
 

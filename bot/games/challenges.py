@@ -29,7 +29,7 @@ from bot.games.errors import LimitReached, ServiceError, UserRef
 from bot.games.live import LiveGame
 from bot.games.matches import MatchService
 from bot.games.service import GameService
-from bot.storage import ChallengeRow, ChallengeStore, Repositories
+from bot.storage import ChallengeRow, ChallengeStore, DatabaseUnavailable, Repositories
 from rules.game import GameOptions
 
 log = logging.getLogger(__name__)
@@ -226,7 +226,11 @@ class ChallengeService:
             if not await tx.challenges.resolve_challenge(challenge_id, "accepted", game_id=record.id):
                 raise ServiceError("challenge_gone")  # rolls the game back
         if match_id is not None:
-            await self.matches.refresh(match_id)
+            try:
+                await self.matches.refresh(match_id)
+            except DatabaseUnavailable as error:
+                # Accepted and stored: the board reads the match again when it starts.
+                log.warning("could not read match %d after its challenge: %s", match_id, error)
         log.info("Challenge %d accepted: game %d", challenge_id, record.id)
         return challenge, record
 

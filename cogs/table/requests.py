@@ -36,7 +36,7 @@ from bot.text.render import describe_hint
 from cogs.table.messages import Names, Picture, attachments, upload
 from cogs.ui import Interaction
 from cogs.ui.components import Button, Component, Select, select_menu
-from cogs.ui.replies import LOADING, answer, defer_early, defer_update, update
+from cogs.ui.replies import LOADING, answer, committed, defer_early, defer_update, update
 from rules.cards import Card
 from rules.errors import NotationError
 from rules.game import Applied
@@ -174,6 +174,9 @@ async def make_move(interaction: Interaction, game_id: int, version: int | None,
         await interaction.response.defer(ephemeral=True, thinking=True)
     outcome = await bot.service.apply(game_id, interaction.user.id, move, expected_version=version)
     record = outcome.game
+    # Saved: whatever fails from here (the database gone, Discord), the mover is told
+    # the move was made; the outbox entry publishes it once the database answers.
+    committed(interaction, t("saved.move", game_id=record.id))
     player = record.require_player(interaction.user.id)
     names = await _names(interaction, record)
     seat = await table.seat(record, player, names, drawn_by(outcome.applied, player))
