@@ -396,7 +396,8 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
                 data, f"board-{record.id}-{record.version}.png", t("picture.board_alt", game_id=record.id)
             )
             text_button = buttons(ShowTextButton(record.id, record.version, "b"))
-            await answer(interaction, "", view=text_button, file=picture.file())
+            message = await answer(interaction, "", view=text_button, file=picture.file())
+            await requests.bind_private(interaction, message, record.id)
             return
         # Public information only, from the caller's side when they play.
         view = record.game.view(player if player is not None else 0)

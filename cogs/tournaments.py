@@ -29,6 +29,7 @@ from bot.text.catalogue import t
 from bot.tournaments import bracket_text, standings, standings_lines
 from cogs.table.requests import Publishing, publishing
 from cogs.ui import Interaction
+from cogs.ui.checks import require_own_subject
 from cogs.ui.components import Button, Component, buttons
 from cogs.ui.replies import (
     MAX_MESSAGE,
@@ -137,6 +138,7 @@ class SignupButton(Component[Button], template=r"st:tour:(?P<id>\d+):(?P<what>jo
         bot = interaction.client
         bot.names.remember(interaction.user)
         await defer_early(interaction)  # before the database: answered within 3 s
+        await require_own_subject(interaction)  # only on its own tournament's sign-up
         if self.join:
             row = await bot.tournaments.join(self.tournament_id, interaction.user.id)
             reply = t("tournament.joined", name=escaped(row.name))

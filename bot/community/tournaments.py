@@ -125,6 +125,16 @@ class TournamentService:
 
     # -- reading ---------------------------------------------------------------------
 
+    async def on_signup(self, tournament_id: int, channel_id: int, message_id: int) -> bool:
+        """Whether a message (by its channel and id, which Discord gives) is the
+        tournament's sign-up: in its channel, and the stored one once it is stored."""
+        row = await self.db.tournaments.get(tournament_id)
+        return (
+            row is not None
+            and row.channel_id == channel_id
+            and (row.signup_message_id is None or row.signup_message_id == message_id)
+        )
+
     async def get(self, tournament_id: int) -> TournamentRow:
         row = await self.db.tournaments.get(tournament_id)
         if row is None:

@@ -173,6 +173,16 @@ class ChallengeService:
     async def set_message(self, challenge_id: int, message_id: int) -> None:
         await self.db.challenges.set_challenge_message(challenge_id, message_id)
 
+    async def on_message(self, challenge_id: int, channel_id: int, message_id: int) -> bool:
+        """Whether a message (by its channel and id, which Discord gives) is the
+        challenge's own: in its channel, and its stored message once one is stored."""
+        row = await self.db.challenges.get_challenge(challenge_id)
+        return (
+            row is not None
+            and row.channel_id == channel_id
+            and (row.message_id is None or row.message_id == message_id)
+        )
+
     async def check(self, challenge_id: int, user_id: int) -> None:
         """Refuse at once what :meth:`accept` would refuse for this user and challenge."""
         await self._open(challenge_id, user_id)

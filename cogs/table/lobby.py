@@ -28,6 +28,7 @@ from bot.text import i18n
 from bot.text.catalogue import t
 from cogs.table.requests import publishing, tell_dm_tip
 from cogs.ui import Interaction
+from cogs.ui.checks import require_own_subject
 from cogs.ui.components import Button, Component, buttons
 from cogs.ui.replies import (
     NO_MENTIONS,
@@ -217,6 +218,7 @@ class ChallengeButton(Component[Button], template=r"st:chal:(?P<id>\d+):(?P<answ
         # Before the database (and creating the game and sending DMs may take a
         # moment): answered within 3 s; a refusal is then a private follow-up.
         await defer_update(interaction)
+        await require_own_subject(interaction)  # only on its own challenge's message
         if not self.accept:
             declined = await bot.challenges.decline(challenge_id, interaction.user.id)
             committed(interaction, t("saved.declined"))
@@ -260,6 +262,7 @@ class RematchButton(Component[Button], template=r"st:rematch:(?P<game>\d+)"):
         # Before the database: answered within 3 s; the challenge is then a public
         # follow-up, a refusal a private one.
         await defer_update(interaction)
+        await require_own_subject(interaction)  # only under its own game's end
         record = await bot.service.get(game_id)
         if record.is_active:
             raise ServiceError("rematch_in_progress", game_id=game_id)

@@ -181,32 +181,35 @@ async def answer(
     *,
     view: discord.ui.View | None = None,
     file: discord.File = discord.utils.MISSING,
-) -> None:
+) -> discord.Message | None:
     """A private answer: the message :func:`defer_early` made, else a new reply;
-    ``file`` a picture to attach."""
+    ``file`` a picture to attach. Returns the message when Discord gave it (always
+    after a defer: its id binds the controls on it, see ``cogs/ui/checks.py``)."""
     if interaction.extras.pop(LOADING, False):
         if file is discord.utils.MISSING:
-            await interaction.edit_original_response(content=content, view=view, allowed_mentions=NO_MENTIONS)
-        else:
-            await interaction.edit_original_response(
-                content=content, view=view, attachments=[file], allowed_mentions=NO_MENTIONS
+            return await interaction.edit_original_response(
+                content=content, view=view, allowed_mentions=NO_MENTIONS
             )
-    elif interaction.response.is_done():
-        await interaction.followup.send(
+        return await interaction.edit_original_response(
+            content=content, view=view, attachments=[file], allowed_mentions=NO_MENTIONS
+        )
+    if interaction.response.is_done():
+        return await interaction.followup.send(
             content,
             view=view or discord.utils.MISSING,
             file=file,
             ephemeral=True,
             allowed_mentions=NO_MENTIONS,
+            wait=True,
         )
-    else:
-        await interaction.response.send_message(
-            content,
-            view=view or discord.utils.MISSING,
-            file=file,
-            ephemeral=True,
-            allowed_mentions=NO_MENTIONS,
-        )
+    await interaction.response.send_message(
+        content,
+        view=view or discord.utils.MISSING,
+        file=file,
+        ephemeral=True,
+        allowed_mentions=NO_MENTIONS,
+    )
+    return None
 
 
 async def reply_error(interaction: Interaction, error: BaseException, *, logged: bool = False) -> None:

@@ -31,6 +31,7 @@ TABLES = [
     "moves",
     "outbox",
     "players",
+    "private_messages",
     "rating_changes",
     "ratings",
     "results",
