@@ -27,10 +27,12 @@ class DownAfterCommit:
         self._when: str | None = None
         self._seen: set[asyncio.Task[Any]] = set()  # transactions that ran the statement
         self._execute, self._executemany, self._all = db.execute, db.executemany, db.all
-        self._transaction = db.transaction
+        self._one, self._value, self._transaction = db.one, db.value, db.transaction
         db.execute = self.execute  # type: ignore[method-assign]
         db.executemany = self.executemany  # type: ignore[method-assign]
         db.all = self.all  # type: ignore[method-assign]
+        db.one = self.one  # type: ignore[method-assign]  # PostgreSQL's run on their own
+        db.value = self.value  # type: ignore[method-assign]
         db.transaction = self.transaction  # type: ignore[method-assign]
 
     def arm(self, sql: str) -> None:
@@ -77,6 +79,20 @@ class DownAfterCommit:
         if self._note(sql):  # e.g. an INSERT ... RETURNING
             self._fire()
         return rows
+
+    async def one(self, sql: str, *params: object) -> Any:
+        self._check()
+        row = await self._one(sql, *params)
+        if self._note(sql):
+            self._fire()
+        return row
+
+    async def value(self, sql: str, *params: object) -> Any:
+        self._check()
+        found = await self._value(sql, *params)
+        if self._note(sql):
+            self._fire()
+        return found
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Repositories]:
