@@ -263,3 +263,31 @@ async def test_a_language_and_a_style_chosen(simcord_env, simcord_bot):
     assert "nichts" not in said(styled).lower() and NOTHING_CHANGED not in said(styled), said(styled)
     down.heal()
     assert await bot.db.players.board_style("user", alice.id) == "picture"
+
+
+async def test_a_tournament_started_then_left_with_a_game_running(simcord_env, simcord_bot):
+    env, bot = simcord_env, simcord_bot
+    channel, organiser, (p1, p2) = _tournament_table(env)
+    created = await organiser.slash(channel, "schotten tournament create", name="Cup", format="knockout")
+    signup = created.response
+    for member in (p1, p2):
+        await member.click(signup, label="Join")
+    # Started: round 1 and its game committed, then the database stops; the game's
+    # board is published from the outbox once it answers again.
+    down = DownAfterCommit(bot.db)
+    down.arm("UPDATE tournaments SET round")
+    started = await organiser.slash(channel, "schotten tournament start")
+    assert NOTHING_CHANGED not in said(started), said(started)
+    assert "Cup has started." in said(started)
+    (game,) = await _after_heal(env, bot, down, p1)
+    assert len(boards(channel, game.id)) == 1
+    assert dm_message(p1, game.id) is not None and dm_message(p2, game.id) is not None
+    assert await nothing_pending(bot)
+    # Left: the withdrawal committed, then the database stops before the game is
+    # resigned: the member is told so, not that nothing changed.
+    down.arm("UPDATE tournament_entrants SET status")
+    left = await p1.slash(channel, "schotten tournament leave")
+    text = private_text(left)
+    assert "You left Cup." in text and f"#{game.id} could not be resigned" in text, text
+    down.heal()
+    assert (await bot.service.reload(game.id)).is_active  # as told: not resigned
