@@ -156,13 +156,15 @@ async def require_own_subject(interaction: Interaction) -> None:
         return
     kind, number = subject
     message = interaction.message
-    if message is None:
+    if message is None or number > MAX_ID:
         raise BadControl()
     await defer_update(interaction)  # a no-op after the component's own acknowledgement
     bot, user_id = interaction.client, interaction.user.id
     if message.flags.ephemeral:
-        mine = None if kind != "game" else await bot.delivery.is_private_reply(message.id, number, user_id)
-        if mine is None and kind == "game":
+        if kind != "game":
+            raise BadControl()
+        mine = await bot.delivery.is_private_reply(message.id, number, user_id)
+        if mine is None:
             raise OutdatedControl()
         if not mine:
             raise BadControl()
