@@ -155,3 +155,25 @@ async def test_a_private_hand_works_after_a_restart(tmp_path):
         assert private_text(chosen) == ""  # no refusal: the controls are redrawn
         assert any(c["custom_id"].startswith(f"st:stone:{game_id}:") for c in flat_components(hand))
         await second.close()
+
+
+async def test_a_board_picture_reply_and_the_end_of_a_game(simcord_env, simcord_bot):
+    env, bot = simcord_env, simcord_bot
+    _, channel, (alice, bob) = setup_members(env)
+    game_id = await challenge_and_accept(env, channel, alice, bob)
+    # The board as a picture, privately: its Show-as-text button is bound to it.
+    await alice.slash(channel, "schotten style", board="picture")
+    shown = (await alice.slash(channel, "schotten board")).response
+    assert shown.ephemeral and len(shown.attachments) == 1
+    text_id = next(c["custom_id"] for c in flat_components(shown) if c["custom_id"].startswith("st:txt:"))
+    as_text = await alice.click(shown, custom_id=text_id)
+    assert "```" in private_text(as_text)
+    # A number no database holds is bad input, refused before any read.
+    dm = dm_message(alice, game_id)
+    huge = PlayButton(2**63, 1, "R1", 1)
+    place(env, dm, huge, keep=False)
+    assert NOT_MINE in private_text(await alice.user.click(dm, custom_id=huge.custom_id))
+    # Once the game is over, its private replies are forgotten.
+    assert await bot.db.delivery.private_message(shown.id) == (game_id, alice.id)
+    await bob.slash(channel, "schotten resign", game=game_id)
+    assert await bot.db.delivery.private_message(shown.id) is None
