@@ -47,7 +47,15 @@ from cogs.timers import Timers
 from cogs.ui import Interaction
 from cogs.ui.components import buttons, every
 from cogs.ui.links import with_link
-from cogs.ui.replies import MAX_MESSAGE, answer, answer_public, defer_early, defer_public, public_language
+from cogs.ui.replies import (
+    MAX_MESSAGE,
+    answer,
+    answer_public,
+    committed,
+    defer_early,
+    defer_public,
+    public_language,
+)
 from cogs.ui.translator import CatalogueTranslator
 from cogs.ui.translator import name as _name
 from cogs.ui.translator import text as ls
@@ -256,6 +264,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
         await defer_early(interaction)  # before the database: answered within 3 s
         record = await self._game(interaction, game)
         outcome = await self.bot.service.resign(record.id, interaction.user.id)
+        committed(interaction, t("saved.resign", game_id=record.id))
         await self.publisher.publish(outcome)
         await answer(interaction, t("ok.resigned", game_id=record.id))
 
@@ -392,7 +401,8 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
                 data, f"board-{record.id}-{record.version}.png", t("picture.board_alt", game_id=record.id)
             )
             text_button = buttons(ShowTextButton(record.id, record.version, "b"))
-            await answer(interaction, "", view=text_button, file=picture.file())
+            message = await answer(interaction, "", view=text_button, file=picture.file())
+            await requests.bind_private(interaction, message, record.id)
             return
         # Public information only, from the caller's side when they play.
         view = record.game.view(player if player is not None else 0)
@@ -455,10 +465,12 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
                 raise ServiceError("language_manage_server")
             await defer_early(interaction)  # before the database: answered within 3 s
             effective = await self.bot.languages.choose("guild", interaction.guild_id, chosen)
+            committed(interaction, t("saved.choice"))
             key = "language.set_server" if chosen else "language.set_server_auto"
         else:
             await defer_early(interaction)  # before the database: answered within 3 s
             effective = await self.bot.languages.choose("user", interaction.user.id, chosen)
+            committed(interaction, t("saved.choice"))
             i18n.set_language(effective)  # the answer already in the new language
             key = "language.set_me" if chosen else "language.set_me_auto"
         await answer(interaction, t(key, language=t(f"language.name.{effective}")))
@@ -480,10 +492,12 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
                 raise ServiceError("style_manage_server")
             await defer_early(interaction)  # before the database: answered within 3 s
             await self.bot.styles.choose("guild", interaction.guild_id, chosen)
+            committed(interaction, t("saved.choice"))
             key = f"style.set_server.{chosen}"
         else:
             await defer_early(interaction)  # before the database: answered within 3 s
             await self.bot.styles.choose("user", interaction.user.id, chosen)
+            committed(interaction, t("saved.choice"))
             key = f"style.set_me.{chosen}"
         await answer(interaction, t(key))
 
@@ -566,6 +580,7 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
             return
         await defer_early(interaction)  # before the database: answered within 3 s
         await web.links.set_enabled(interaction.guild_id, links)
+        committed(interaction, t("saved.choice"))
         await answer(interaction, t("web.links_on" if links else "web.links_off"))
 
     @app_commands.command(name=cmd("export"), description=ls("cmd.export"))

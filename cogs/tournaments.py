@@ -24,7 +24,7 @@ from bot.app import SchottenBot
 from bot.community.tournaments import Advance, TournamentState
 from bot.games.errors import ServiceError
 from bot.games.live import LiveGame
-from bot.storage import TournamentRow
+from bot.storage import DatabaseUnavailable, TournamentRow
 from bot.text import i18n
 from bot.text.catalogue import t
 from cogs.table.requests import Publishing, publishing
@@ -39,12 +39,14 @@ from cogs.tournament_standings import (
     title,
 )
 from cogs.ui import Interaction
+from cogs.ui.checks import require_own_subject
 from cogs.ui.components import Button, Component, buttons
 from cogs.ui.replies import (
     MAX_MESSAGE,
     NO_MENTIONS,
     answer,
     answer_public,
+    committed,
     defer_early,
     defer_public,
     public_language,
@@ -134,9 +136,11 @@ class SignupButton(Component[Button], template=r"st:tour:(?P<id>\d+):(?P<what>jo
         bot = interaction.client
         bot.names.remember(interaction.user)
         await defer_early(interaction)  # before the database: answered within 3 s
+        await require_own_subject(interaction)  # only on its own tournament's sign-up
         if self.join:
             row = await bot.tournaments.join(self.tournament_id, interaction.user.id)
             reply = t("tournament.joined", title=title(row))
+            committed(interaction, f"{reply} {t('saved.not_shown')}")
         else:
             await leave(interaction, self.tournament_id, exact=True)
             return
@@ -178,6 +182,7 @@ async def create(
         turn_time=turn_time,
         max_players=max_players,
     )
+    committed(interaction, t("saved.tournament", name=escaped(row.name), id=row.id))
     bot.names.remember(interaction.user)
     state = await bot.tournaments.state(row.id)
     with i18n.use(await public_language(interaction)):
@@ -218,7 +223,9 @@ async def start(interaction: Interaction, tournament: int | None) -> None:
     await defer_early(interaction)  # before the database: answered within 3 s
     row = await _find(interaction, tournament)
     made = await bot.tournaments.start(row.id, interaction.user.id, manager=_manager(interaction))
-    await answer(interaction, t("tournament.started", title=title(row)))
+    started = t("tournament.started", title=title(row))
+    committed(interaction, f"{started} {t('saved.not_shown')}")
+    await answer(interaction, started)
     await refresh_signup(bot, row.id)
     await show_rounds(bot, publisher, [made])
     for more in await bot.tournaments.advance(row.id):  # a round of byes only, say
@@ -244,12 +251,25 @@ async def leave(
     else:
         gone = await bot.tournaments.kick(row.id, member, interaction.user.id, manager=_manager(interaction))
         text = t("tournament.kicked", title=title(row), member=f"<@{member}>")
+    committed(interaction, f"{text} {t('saved.not_shown')}")
+    unresigned = []
     for game_id in gone.games:
         try:
             outcome = await bot.service.resign(game_id, gone.user_id)
         except ServiceError:
             continue  # ended meanwhile
-        await publishing(bot).publish(outcome)
+        except DatabaseUnavailable as error:  # not resigned, or not known to be
+            log.warning("could not resign game %d of a withdrawal: %s", game_id, error)
+            unresigned.append(game_id)
+            continue
+        try:
+            await publishing(bot).publish(outcome)
+        except Exception:  # resigned and stored: the outbox publishes it
+            log.exception("publishing the resignation of game %d failed", game_id)
+    if unresigned:
+        games = ", ".join(f"#{game_id}" for game_id in unresigned)
+        text = f"{text} {t('saved.unresigned', games=games)}"
+        committed(interaction, f"{text} {t('saved.not_shown')}")
     await answer(interaction, text)
     if member is not None:
         with i18n.use(await bot.languages.for_user(member)):
@@ -276,7 +296,9 @@ async def cancel(interaction: Interaction, tournament: int | None) -> None:
     row = await _find(interaction, tournament)
     done = await bot.tournaments.cancel(row.id, interaction.user.id, manager=_manager(interaction))
     row = done.tournament
-    await answer(interaction, t("tournament.cancelled", title=title(row)))
+    cancelled = t("tournament.cancelled", title=title(row))
+    committed(interaction, f"{cancelled} {t('saved.not_shown')}")
+    await answer(interaction, cancelled)
     await refresh_signup(bot, row.id)
     channel = bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
     with i18n.use(await bot.languages.for_guild(row.guild_id)):

@@ -28,7 +28,7 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from bot.community.ratings import INITIAL_RATING, guild_scope
@@ -137,6 +137,16 @@ class TournamentService:
         self.labels = TournamentLabels(db.tournaments)
 
     # -- reading ---------------------------------------------------------------------
+
+    async def on_signup(self, tournament_id: int, channel_id: int, message_id: int) -> bool:
+        """Whether a message (by its channel and id, which Discord gives) is the
+        tournament's sign-up: in its channel, and the stored one once it is stored."""
+        row = await self.db.tournaments.get(tournament_id)
+        return (
+            row is not None
+            and row.channel_id == channel_id
+            and (row.signup_message_id is None or row.signup_message_id == message_id)
+        )
 
     async def get(self, tournament_id: int) -> TournamentRow:
         row = await self.db.tournaments.get(tournament_id)
@@ -361,7 +371,8 @@ class TournamentService:
                 if game_id is not None and pairing.black is not None:
                     games.append((game_id, (pairing.white, pairing.black)))
         log.info("Tournament %d cancelled; %d games go on as casual games", tournament_id, len(games))
-        return Cancellation(await self.get(tournament_id), games)
+        # Not read again: the answer must not depend on the database after the commit.
+        return Cancellation(replace(row, status="cancelled"), games)
 
     # -- rounds ----------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ from bot.games.errors import LimitReached, ServiceError, UserRef
 from bot.games.live import LiveGame
 from bot.games.matches import MatchService
 from bot.games.service import GameService
-from bot.storage import ChallengeRow, ChallengeStore, Repositories
+from bot.storage import ChallengeRow, ChallengeStore, DatabaseUnavailable, Repositories
 from rules.game import GameOptions
 
 log = logging.getLogger(__name__)
@@ -173,6 +173,16 @@ class ChallengeService:
     async def set_message(self, challenge_id: int, message_id: int) -> None:
         await self.db.challenges.set_challenge_message(challenge_id, message_id)
 
+    async def on_message(self, challenge_id: int, channel_id: int, message_id: int) -> bool:
+        """Whether a message (by its channel and id, which Discord gives) is the
+        challenge's own: in its channel, and its stored message once one is stored."""
+        row = await self.db.challenges.get_challenge(challenge_id)
+        return (
+            row is not None
+            and row.channel_id == channel_id
+            and (row.message_id is None or row.message_id == message_id)
+        )
+
     async def check(self, challenge_id: int, user_id: int) -> None:
         """Refuse at once what :meth:`accept` would refuse for this user and challenge."""
         await self._open(challenge_id, user_id)
@@ -226,7 +236,11 @@ class ChallengeService:
             if not await tx.challenges.resolve_challenge(challenge_id, "accepted", game_id=record.id):
                 raise ServiceError("challenge_gone")  # rolls the game back
         if match_id is not None:
-            await self.matches.refresh(match_id)
+            try:
+                await self.matches.refresh(match_id)
+            except DatabaseUnavailable as error:
+                # Accepted and stored: the board reads the match again when it starts.
+                log.warning("could not read match %d after its challenge: %s", match_id, error)
         log.info("Challenge %d accepted: game %d", challenge_id, record.id)
         return challenge, record
 

@@ -7,6 +7,8 @@
 * The separate message that mentioned the player to move (``games.ping_message_id``),
   which versions before the mention moved into the board posted: deleted at the game's
   next turn, also after a restart.
+* The private replies (ephemeral messages) that carry a game's controls, by message id
+  (``private_messages``), so that their controls act only on their own game.
 * The outbox: publications owed for committed changes (``outbox``, written by the
   service in the change's transaction). A publisher claims one (:meth:`Delivery.claim`:
   a lease of ``PUBLISH_LEASE`` seconds, taken by a conditional update, so one process
@@ -19,9 +21,12 @@ a game's entries are dropped when it ends (:meth:`Delivery.forget_game`).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
-from bot.storage import DeliveryStore, OutboxRow
+from bot.storage import DatabaseUnavailable, DeliveryStore, OutboxRow
+
+log = logging.getLogger(__name__)
 
 # Seconds a publisher holds a publication: long enough for a board and two DMs under
 # Discord's rate limits; after a crash, another process takes it over after this.
@@ -111,6 +116,28 @@ class Delivery:
         return await self.store.pending_outbox(
             now=now, created_before=now - RECOVERY_GRACE, max_attempts=PUBLISH_ATTEMPTS
         )
+
+    # -- private replies with controls -------------------------------------------------
+
+    async def private_reply(self, message_id: int, game_id: int, user_id: int) -> None:
+        """The ephemeral ``message_id`` carries ``game_id``'s controls for ``user_id``:
+        its controls act for them on that game only (``cogs/ui/checks.py``)."""
+        await self.store.add_private_message(message_id, game_id, user_id, now=self.clock())
+
+    async def is_private_reply(self, message_id: int, game_id: int, user_id: int) -> bool | None:
+        """Whether the ephemeral ``message_id`` carries ``game_id``'s controls for
+        ``user_id``; None: it carries none this bot keeps (not its own, made before it
+        kept them, or of a game that has ended)."""
+        owner = await self.store.private_message(message_id)
+        return None if owner is None else owner == (game_id, user_id)
+
+    async def forget_private_replies(self, game_id: int) -> None:
+        """A finished game's private replies: their controls have nothing left to do.
+        Never raises: rows left by a database that did not answer only take room."""
+        try:
+            await self.store.forget_private_messages(game_id)
+        except DatabaseUnavailable as error:
+            log.warning("could not forget the private replies of game %d: %s", game_id, error)
 
     # -- hygiene ---------------------------------------------------------------------
 

@@ -14,7 +14,8 @@ from bot.storage.sql import Executor, outbox_row
 
 
 class DeliveryStore:
-    """The ``outbox``, ``dm_status`` and ``dm_tips`` tables and ``games.ping_message_id``."""
+    """The ``outbox``, ``dm_status``, ``dm_tips`` and ``private_messages`` tables and
+    ``games.ping_message_id``."""
 
     def __init__(self, db: Executor) -> None:
         self._db = db
@@ -168,3 +169,28 @@ class DeliveryStore:
     async def finish_outbox(self, entry_id: int) -> None:
         """The publication is done (or no longer needed): forget it."""
         await self._db.execute("DELETE FROM outbox WHERE id = $1", entry_id)
+
+    # -- private replies with controls (migration 10) ---------------------------------
+
+    async def add_private_message(self, message_id: int, game_id: int, user_id: int, *, now: float) -> None:
+        """Remember that the ephemeral ``message_id`` carries ``game_id``'s controls for
+        ``user_id`` (again: unchanged)."""
+        await self._db.execute(
+            "INSERT INTO private_messages (message_id, game_id, user_id, created_at) VALUES ($1, $2, $3, $4)"
+            " ON CONFLICT (message_id) DO NOTHING",
+            message_id,
+            game_id,
+            user_id,
+            now,
+        )
+
+    async def private_message(self, message_id: int) -> tuple[int, int] | None:
+        """The game and the member an ephemeral message's controls were made for."""
+        row = await self._db.one(
+            "SELECT game_id, user_id FROM private_messages WHERE message_id = $1", message_id
+        )
+        return None if row is None else (int(row["game_id"]), int(row["user_id"]))
+
+    async def forget_private_messages(self, game_id: int) -> None:
+        """A finished game's private replies: their controls have nothing left to do."""
+        await self._db.execute("DELETE FROM private_messages WHERE game_id = $1", game_id)

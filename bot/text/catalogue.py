@@ -134,6 +134,20 @@ CATALOGUE: dict[str, str | Plural] = {
     "games.ambiguous_line": "#{game_id} against {opponent}",
     "ok.moved": "Done.",
     "ok.resigned": "You resigned game #{game_id}.",
+    # ------------------------------------------------------------------ saved, not all shown yet
+    "saved.move": "Your move in game #{game_id} is saved; the board will catch up.",
+    "saved.resign": "You resigned game #{game_id}; the board will catch up.",
+    "saved.accepted": "Challenge accepted: game #{game_id} is made; its board and your hand will follow.",
+    "saved.practice": "Your practice game #{game_id} is made; its board and your hand will follow.",
+    "saved.challenge": "Your challenge is saved, but I could not post it just now; it expires by itself.",
+    "saved.declined": "You declined the challenge.",
+    "saved.choice": "Your choice is saved.",
+    "saved.not_shown": "Not every message could be updated just now.",
+    "saved.tournament": "Tournament {name} (#{id}) is created, but I could not post its sign-up just now.",
+    "saved.unresigned": (
+        "Games {games} could not be resigned just now: their player can still resign them "
+        "with /schotten resign, or they end when their time runs out."
+    ),
     # ------------------------------------------------------------------ timers
     "timer.reminder": (
         "{mention}, it's your turn in game #{game_id}. You forfeit {deadline} if you don't move."

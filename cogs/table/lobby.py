@@ -23,13 +23,22 @@ from bot.app import SchottenBot
 from bot.games.challenges import Challenge
 from bot.games.errors import ServiceError
 from bot.games.opponent import DEFAULT_LEVEL
-from bot.storage import ChallengeRow
+from bot.storage import ChallengeRow, DatabaseUnavailable
 from bot.text import i18n
 from bot.text.catalogue import t
 from cogs.table.requests import publishing, tell_dm_tip
 from cogs.ui import Interaction
+from cogs.ui.checks import require_own_subject
 from cogs.ui.components import Button, Component, buttons
-from cogs.ui.replies import NO_MENTIONS, answer_public, defer_public, defer_update, public_language, update
+from cogs.ui.replies import (
+    NO_MENTIONS,
+    answer_public,
+    committed,
+    defer_public,
+    defer_update,
+    public_language,
+    update,
+)
 from rules.ai import LEVELS
 from rules.game import GameOptions
 from rules.rulesets import get_ruleset
@@ -101,7 +110,8 @@ async def challenge(
         options=options,
         points=points,
     )
-    with i18n.use(await public_language(interaction)):
+    committed(interaction, t("saved.challenge"))
+    with i18n.use(await _public_language(interaction)):
         text, answers = challenge_text(made, rematch_of), challenge_view(made.id)
     message = await answer_public(
         interaction,
@@ -109,7 +119,22 @@ async def challenge(
         view=answers,
         allowed_mentions=discord.AllowedMentions(users=[opponent], roles=False, everyone=False),
     )
-    await bot.challenges.set_message(made.id, message.id)
+    try:
+        await bot.challenges.set_message(made.id, message.id)
+    except DatabaseUnavailable as error:
+        # The challenge stands, posted, and its buttons work (they carry its id); only
+        # its expiry will not edit the message.
+        log.warning("could not store the message of challenge %s: %s", made.id, error)
+
+
+async def _public_language(interaction: Interaction) -> str:
+    """The language of a public answer after a commit: the server's, or the member's
+    own when the database cannot tell (the message is posted either way)."""
+    try:
+        return await public_language(interaction)
+    except DatabaseUnavailable as error:
+        log.warning("could not read the language of server %s: %s", interaction.guild_id, error)
+        return i18n.current()
 
 
 async def expire_due(bot: SchottenBot) -> int:
@@ -155,9 +180,10 @@ async def practice(interaction: Interaction, options: GameOptions, level: str = 
         options=options,
         level=level,
     )
+    committed(interaction, t("saved.practice", game_id=record.id))
     log.info("Practice game %d started (level %s)", record.id, level)
     key = "practice.started" if channel_id is not None else "practice.started_dm"
-    with i18n.use(await public_language(interaction)):
+    with i18n.use(await _public_language(interaction)):
         text = t(key, mention=user.mention, level=t(f"level.{level}"), game_id=record.id)
     await answer_public(interaction, text)
     await publishing(bot).start(record)
@@ -192,9 +218,11 @@ class ChallengeButton(Component[Button], template=r"st:chal:(?P<id>\d+):(?P<answ
         # Before the database (and creating the game and sending DMs may take a
         # moment): answered within 3 s; a refusal is then a private follow-up.
         await defer_update(interaction)
+        await require_own_subject(interaction)  # only on its own challenge's message
         if not self.accept:
             declined = await bot.challenges.decline(challenge_id, interaction.user.id)
-            with i18n.use(await public_language(interaction)):
+            committed(interaction, t("saved.declined"))
+            with i18n.use(await _public_language(interaction)):
                 text = t("challenge.declined", **_who(declined.row))
                 answers = challenge_view(challenge_id, disabled=True)
             await update(interaction, content=text, view=answers)
@@ -202,7 +230,8 @@ class ChallengeButton(Component[Button], template=r"st:chal:(?P<id>\d+):(?P<answ
         await bot.challenges.check(challenge_id, interaction.user.id)
         bot.names.remember(interaction.user)
         accepted, record = await bot.challenges.accept(challenge_id, interaction.user.id)
-        with i18n.use(await public_language(interaction)):
+        committed(interaction, t("saved.accepted", game_id=record.id))
+        with i18n.use(await _public_language(interaction)):
             text = t("challenge.accepted", game_id=record.id, **_who(accepted.row))
             answers = challenge_view(challenge_id, disabled=True)
         await interaction.edit_original_response(content=text, view=answers, allowed_mentions=NO_MENTIONS)
@@ -233,6 +262,7 @@ class RematchButton(Component[Button], template=r"st:rematch:(?P<game>\d+)"):
         # Before the database: answered within 3 s; the challenge is then a public
         # follow-up, a refusal a private one.
         await defer_update(interaction)
+        await require_own_subject(interaction)  # only under its own game's end
         record = await bot.service.get(game_id)
         if record.is_active:
             raise ServiceError("rematch_in_progress", game_id=game_id)

@@ -223,6 +223,7 @@ class Publisher(DirectMessages):
             await self.bot.delivery.done(entry)
         if record.game.is_over:
             self._forget(record.id)
+            await self.bot.delivery.forget_private_replies(record.id)
             await self._start_next_of_match(record)
             for hook in self.after_end:
                 try:

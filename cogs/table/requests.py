@@ -20,6 +20,7 @@ their DM or an ephemeral reply.
 
 from __future__ import annotations
 
+import logging
 import re
 import weakref
 from collections.abc import Sequence
@@ -30,17 +31,21 @@ import discord
 
 from bot.games.errors import GameFinished, GameNotFound, ServiceError
 from bot.games.live import LiveGame, MoveOutcome
+from bot.storage import DatabaseUnavailable
 from bot.text.catalogue import t
 from bot.text.notation import read_move
 from bot.text.render import describe_hint
 from cogs.table.messages import Names, Picture, attachments, upload
 from cogs.ui import Interaction
+from cogs.ui.checks import require_own_subject
 from cogs.ui.components import Button, Component, Select, select_menu
-from cogs.ui.replies import LOADING, answer, defer_early, defer_update, update
+from cogs.ui.replies import LOADING, answer, committed, defer_early, defer_update, update
 from rules.cards import Card
 from rules.errors import NotationError
 from rules.game import Applied
 from rules.moves import Claim, Draw, Move, Pass, parse_move
+
+log = logging.getLogger(__name__)
 
 _CARD = r"[A-Za-z0-9]+|-"
 NOT_CHOSEN = "-"  # a card or move not chosen yet, in a custom id
@@ -154,6 +159,19 @@ async def tell_dm_tip(interaction: Interaction, game_id: int) -> None:
         await interaction.followup.send(t("dm.closed"), ephemeral=True)
 
 
+async def bind_private(interaction: Interaction, message: discord.Message | None, game_id: int) -> None:
+    """The private reply ``message`` shows ``game_id`` to the user (with its controls,
+    now or after an edit): store it, so that its controls act on that game only
+    (``cogs/ui/checks.py``). A reply that could not be stored keeps its text; its
+    controls then answer that they are out of date ("Show my hand" gives new ones)."""
+    if message is None:
+        return
+    try:
+        await interaction.client.delivery.private_reply(message.id, game_id, interaction.user.id)
+    except DatabaseUnavailable as error:
+        log.warning("could not store the private reply of game %d: %s", game_id, error)
+
+
 async def make_move(interaction: Interaction, game_id: int, version: int | None, move: Move) -> None:
     """Make ``move`` for the interaction's user; answer them, then publish.
 
@@ -174,8 +192,12 @@ async def make_move(interaction: Interaction, game_id: int, version: int | None,
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
+    await require_own_subject(interaction)  # a control acts only on its own message's game
     outcome = await bot.service.apply(game_id, interaction.user.id, move, expected_version=version)
     record = outcome.game
+    # Saved: whatever fails from here (the database gone, Discord), the mover is told
+    # the move was made; the outbox entry publishes it once the database answers.
+    committed(interaction, t("saved.move", game_id=record.id))
     player = record.require_player(interaction.user.id)
     names = await _names(interaction, record)
     seat = await table.seat(record, player, names, drawn_by(outcome.applied, player))
@@ -186,9 +208,14 @@ async def make_move(interaction: Interaction, game_id: int, version: int | None,
             content=seat.content, view=seat.view, attachments=seat.attachments()
         )
     else:
-        await interaction.followup.send(
-            seat.content, view=seat.view or discord.utils.MISSING, file=seat.upload(), ephemeral=True
+        message = await interaction.followup.send(
+            seat.content,
+            view=seat.view or discord.utils.MISSING,
+            file=seat.upload(),
+            ephemeral=True,
+            wait=True,
         )
+        await bind_private(interaction, message, record.id)
     in_own_dm = (
         component
         and interaction.message is not None
@@ -207,6 +234,7 @@ async def redraw(interaction: Interaction, game_id: int, version: int, selection
     if not _private(interaction):
         raise ServiceError("controls_not_private")
     await defer_update(interaction)  # before the database: answered within 3 s
+    await require_own_subject(interaction)  # only on its own message's game
     # Read again if the control is newer than this process's copy (another process
     # published that version); StaleControl only for a control older than the game.
     record = await interaction.client.service.current(game_id, version)
@@ -239,6 +267,7 @@ async def show_hand(interaction: Interaction, game_id: int) -> None:
     """The user's hand and controls, privately (the board's button, ``/schotten hand``)."""
     bot = interaction.client
     await defer_early(interaction)  # before the database: answered within 3 s
+    await require_own_subject(interaction)  # the board's button: only on its own game's message
     # As stored: another process may have moved the game since this one cached it.
     record = await bot.service.reload(game_id)
     player = record.require_player(interaction.user.id)
@@ -249,7 +278,8 @@ async def show_hand(interaction: Interaction, game_id: int) -> None:
     text = seat.content
     if await bot.delivery.take_dm_tip(game_id, interaction.user.id):
         text = t("dm.closed") + "\n\n" + text
-    await answer(interaction, text, view=seat.view, file=seat.upload())
+    message = await answer(interaction, text, view=seat.view, file=seat.upload())
+    await bind_private(interaction, message, game_id)
 
 
 # ---------------------------------------------------------------- the board's button
@@ -307,6 +337,7 @@ class ShowTextButton(Component[Button], template=r"st:txt:(?P<game>\d+):(?P<vers
 
     async def run(self, interaction: Interaction) -> None:
         await defer_early(interaction)  # before the database: answered within 3 s
+        await require_own_subject(interaction)  # only on its own message's game
         record = await interaction.client.service.reload(self.game_id)
         names = await _names(interaction, record)
         table = publishing(interaction.client)
@@ -450,6 +481,7 @@ class HintButton(Component[Button], template=r"st:hint:(?P<game>\d+):(?P<version
         # Read again if the button is newer than this process's copy; StaleControl for
         # a button from an earlier turn.
         await defer_early(interaction)  # before the database: answered within 3 s
+        await require_own_subject(interaction)  # only on its own message's game
         await hint(interaction, await interaction.client.service.current(self.game_id, self.version))
 
 
@@ -551,6 +583,7 @@ __all__ = [
     "ShowTextButton",
     "StoneSelect",
     "TargetSelect",
+    "bind_private",
     "drawn_by",
     "hint",
     "install",

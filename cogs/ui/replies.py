@@ -96,6 +96,15 @@ async def public_language(interaction: Interaction) -> str:
 
 LOADING = "loading"  # interaction.extras: deferred by defer_early, nothing shown yet
 PUBLIC = "public"  # interaction.extras: deferred by defer_public, its "thinking" seen by all
+SAVED = "saved"  # interaction.extras: what a committed change made, told after any error
+
+
+def committed(interaction: Interaction, text: str) -> None:
+    """The interaction's change is committed: from here on an error (the database gone,
+    Discord failing, a bug) is answered with ``text``, what was made and what may not
+    show yet, never with "nothing was changed". What a commit owes the table is in the
+    outbox and is published once the database answers again."""
+    interaction.extras[SAVED] = text
 
 
 async def defer_early(interaction: Interaction) -> None:
@@ -174,37 +183,42 @@ async def answer(
     *,
     view: discord.ui.View | None = None,
     file: discord.File = discord.utils.MISSING,
-) -> None:
+) -> discord.Message | None:
     """A private answer: the message :func:`defer_early` made, else a new reply;
-    ``file`` a picture to attach."""
+    ``file`` a picture to attach. Returns the message when Discord gave it (always
+    after a defer: its id binds the controls on it, see ``cogs/ui/checks.py``)."""
     if interaction.extras.pop(LOADING, False):
         if file is discord.utils.MISSING:
-            await interaction.edit_original_response(content=content, view=view, allowed_mentions=NO_MENTIONS)
-        else:
-            await interaction.edit_original_response(
-                content=content, view=view, attachments=[file], allowed_mentions=NO_MENTIONS
+            return await interaction.edit_original_response(
+                content=content, view=view, allowed_mentions=NO_MENTIONS
             )
-    elif interaction.response.is_done():
-        await interaction.followup.send(
+        return await interaction.edit_original_response(
+            content=content, view=view, attachments=[file], allowed_mentions=NO_MENTIONS
+        )
+    if interaction.response.is_done():
+        return await interaction.followup.send(
             content,
             view=view or discord.utils.MISSING,
             file=file,
             ephemeral=True,
             allowed_mentions=NO_MENTIONS,
+            wait=True,
         )
-    else:
-        await interaction.response.send_message(
-            content,
-            view=view or discord.utils.MISSING,
-            file=file,
-            ephemeral=True,
-            allowed_mentions=NO_MENTIONS,
-        )
+    await interaction.response.send_message(
+        content,
+        view=view or discord.utils.MISSING,
+        file=file,
+        ephemeral=True,
+        allowed_mentions=NO_MENTIONS,
+    )
+    return None
 
 
 async def reply_error(interaction: Interaction, error: BaseException, *, logged: bool = False) -> None:
-    """Answer ``interaction`` ephemerally with the translated ``error``."""
+    """Answer ``interaction`` ephemerally with the translated ``error`` or, after a
+    commit (:func:`committed`), with what the commit made."""
     error = unwrap(error)
+    saved = interaction.extras.pop(SAVED, None)
     if is_database_error(error):
         command = interaction.command.qualified_name if interaction.command else None
         custom_id = interaction.data.get("custom_id") if interaction.data else None
@@ -213,7 +227,7 @@ async def reply_error(interaction: Interaction, error: BaseException, *, logged:
         command = interaction.command.qualified_name if interaction.command else None
         custom_id = interaction.data.get("custom_id") if interaction.data else None
         log.error("unexpected error (command=%s custom_id=%s)", command, custom_id, exc_info=error)
-    text = message_for(error, interaction)[:MAX_MESSAGE]
+    text = (saved if saved is not None else message_for(error, interaction))[:MAX_MESSAGE]
     try:
         if interaction.extras.pop(PUBLIC, False) and interaction.extras.pop(LOADING, False):
             # A follow-up would fill the public "thinking" message: complete it with
@@ -245,6 +259,7 @@ __all__ = [
     "ComponentError",
     "answer",
     "answer_public",
+    "committed",
     "defer_early",
     "defer_public",
     "defer_update",

@@ -31,6 +31,7 @@ TABLES = [
     "moves",
     "outbox",
     "players",
+    "private_messages",
     "rating_changes",
     "ratings",
     "results",
@@ -87,6 +88,7 @@ async def fill(path: Path) -> dict[str, Any]:
         await db.players.set_board_style("user", ALICE, "picture", now=8)
         await db.players.set_board_style("guild", 1, "picture", now=8)
         await db.delivery.set_ping_message_id(active.id, 333)
+        await db.delivery.add_private_message(444, active.id, ALICE, now=8.5)
         await db.players.set_meta("command_sync:global", "abc")
         tournament = await db.tournaments.create(
             guild_id=1,
