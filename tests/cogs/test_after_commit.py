@@ -234,14 +234,14 @@ async def test_a_tournament_joined_and_left(simcord_env, simcord_bot):
     down.arm("INSERT INTO tournament_entrants")
     joined = await p1.click(signup, label="Join")
     assert NOTHING_CHANGED not in said(joined), said(joined)
-    assert "You joined Cup." in said(joined)
+    assert "You joined Tournament #1 **Cup** (Swiss)." in said(joined)
     down.heal()
     assert [e.user_id for e in await bot.db.tournaments.entrants(tournament_id)] == [p1.id]
 
     down.arm("DELETE FROM tournament_entrants")
     left = await p1.click(signup, label="Leave")
     assert NOTHING_CHANGED not in said(left), said(left)
-    assert "You left Cup." in said(left)
+    assert "You left Tournament #1 **Cup** (Swiss)." in said(left)
     down.heal()
     assert await bot.db.tournaments.entrants(tournament_id) == []
 
@@ -278,7 +278,7 @@ async def test_a_tournament_started_then_left_with_a_game_running(simcord_env, s
     down.arm("UPDATE tournaments SET round")
     started = await organiser.slash(channel, "schotten tournament start")
     assert NOTHING_CHANGED not in said(started), said(started)
-    assert "Cup has started." in said(started)
+    assert "Tournament #1 **Cup** (knockout) has started." in said(started)
     (game,) = await _after_heal(env, bot, down, p1)
     assert len(boards(channel, game.id)) == 1
     assert dm_message(p1, game.id) is not None and dm_message(p2, game.id) is not None
@@ -288,6 +288,6 @@ async def test_a_tournament_started_then_left_with_a_game_running(simcord_env, s
     down.arm("UPDATE tournament_entrants SET status")
     left = await p1.slash(channel, "schotten tournament leave")
     text = private_text(left)
-    assert "You left Cup." in text and f"#{game.id} could not be resigned" in text, text
+    assert "You left Tournament #1 **Cup** (knockout)." in text and f"#{game.id} could not be resigned" in text, text
     down.heal()
     assert (await bot.service.reload(game.id)).is_active  # as told: not resigned

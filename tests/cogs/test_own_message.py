@@ -135,7 +135,7 @@ async def test_a_tournament_join_from_another_message_is_refused(simcord_env, si
         assert NOT_MINE in private_text(result)
     assert await bot.db.tournaments.entrants(tournament_id) == []
     joined = await alice.click(signup, label="Join")
-    assert "You joined Cup." in private_text(joined)
+    assert "You joined Tournament #1 **Cup** (Swiss)." in private_text(joined)
 
 
 async def test_a_private_hand_works_after_a_restart(tmp_path):
