@@ -198,7 +198,14 @@ class SchottenBot(commands.Bot):
         self.web: WebCompanion | None = None
         if web and settings.web_port:
             self.web = WebCompanion(
-                settings, self.db, history=self.history, rankings=self.rankings, names=self.names
+                settings,
+                self.db,
+                history=self.history,
+                rankings=self.rankings,
+                names=self.names,
+                mover=self.service,
+                hinter=self.opponent,
+                language=self.languages.for_user,
             )
         self.sync_on_start = sync_commands
         self.force_sync = force_sync

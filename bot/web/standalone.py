@@ -13,10 +13,12 @@ import asyncio
 import contextlib
 import logging
 import signal
+import time
 
 import discord
 
 from bot.archive.history import History
+from bot.community.languages import Languages
 from bot.community.names import NameBook
 from bot.community.stats import Rankings
 from bot.settings import Settings
@@ -50,8 +52,15 @@ async def serve(settings: Settings, stop: asyncio.Event) -> None:
             client = discord.Client(intents=discord.Intents.none())
             await client.login(settings.token)  # HTTP only: fetch_user for the names
             names = NameBook(client)
+        # The table's moves: a game service of this process, with the outbox (the bot's
+        # timers publish what it owes on Discord); the members' languages as stored.
         web = WebCompanion(
-            settings, db, history=History(db.games, db.ratings), rankings=Rankings(db.ratings), names=names
+            settings,
+            db,
+            history=History(db.games, db.ratings),
+            rankings=Rankings(db.ratings),
+            names=names,
+            language=Languages(db.players, clock=time.time).for_user,
         )
         await web.start()
         await stop.wait()
