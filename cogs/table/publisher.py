@@ -59,7 +59,7 @@ from cogs.table.messages import (
     upload,
 )
 from cogs.table.requests import Seat, Selection, ShowHandButton, drawn_by
-from cogs.ui.links import with_link
+from cogs.ui.links import with_link, with_seat_link
 from cogs.ui.replies import NO_MENTIONS
 from rules.cards import Card
 from rules.view import PlayerView
@@ -153,14 +153,16 @@ class Publisher(DirectMessages):
         hand message and controls, or its caption, the picture of their board (from the
         public view) and their own hand, and the controls with Show as text."""
         if await self.bot.styles.for_user(record.players[player]) != "picture":
-            return Seat(self.hand(record, player, names, drawn), self.controls(record, player))
+            controls = await with_seat_link(self.controls(record, player), self.bot, record, player)
+            return Seat(self.hand(record, player, names, drawn), controls)
         view = self.view(record, player)
         data = await self.bot.pictures.seat(view.public(), names, view.hand, game_id=record.id, player=player)
         picture = Picture(
             data, f"game-{record.id}-{record.version}.png", t("picture.seat_alt", game_id=record.id)
         )
         caption = hand_text(record, view, names, drawn, board=False)
-        return Seat(caption, self.controls(record, player, as_text=True), picture)
+        controls = await with_seat_link(self.controls(record, player, as_text=True), self.bot, record, player)
+        return Seat(caption, controls, picture)
 
     # ---------------------------------------------------------------- start
 

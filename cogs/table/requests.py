@@ -36,6 +36,7 @@ from bot.text.render import describe_hint
 from cogs.table.messages import Names, Picture, attachments, upload
 from cogs.ui import Interaction
 from cogs.ui.components import Button, Component, Select, select_menu
+from cogs.ui.links import with_seat_link
 from cogs.ui.replies import LOADING, answer, defer_early, defer_update, update
 from rules.cards import Card
 from rules.errors import NotationError
@@ -213,7 +214,8 @@ async def redraw(interaction: Interaction, game_id: int, version: int, selection
     message = interaction.message
     as_text = message is not None and bool(message.attachments)
     controls = publishing(interaction.client).controls(record, player, selection, as_text=as_text)
-    await update(interaction, view=controls)
+    # The seat's link stays with the controls (this message is private: checked above).
+    await update(interaction, view=await with_seat_link(controls, interaction.client, record, player))
 
 
 async def hint(interaction: Interaction, record: LiveGame) -> None:

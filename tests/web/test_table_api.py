@@ -13,7 +13,14 @@ import re
 import aiohttp
 
 from bot.app import SchottenBot
-from tests.cogs.helpers import challenge_and_accept, dm_message, dm_turn, hand_in, setup_members
+from tests.cogs.helpers import (
+    challenge_and_accept,
+    dm_message,
+    dm_turn,
+    flat_components,
+    hand_in,
+    setup_members,
+)
 from tests.web.helpers import get
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([ROYGBP](?:10|[1-9]))(?![0-9])")
@@ -201,3 +208,31 @@ async def test_a_seat_is_served_no_hidden_card(simcord_env, simcord_bot):
                 leaked = hidden & set(CARD.findall(data.decode()))
                 assert not leaked, f"seat {seat} was served {leaked}"
         await dm_turn(by_id[record.current_user], rng, game_id)
+
+
+def link_urls(message) -> list[str]:
+    return [c["url"] for c in flat_components(message) if c.get("style") == 5]
+
+
+async def test_the_seat_link_is_in_private_messages_only(simcord_env, simcord_bot):
+    env, bot = simcord_env, simcord_bot
+    channel, members, game_id = await start(env, bot)
+    links = bot.web.links
+    record = await bot.service.get(game_id)
+    for seat in (0, 1):
+        assert links.seat(game_id, seat) in link_urls(dm_message(members[seat], game_id))
+    for message in channel.history():  # the board, the challenge: public, no seat
+        assert not any("/table/" in url for url in link_urls(message))
+    mover = members[record.current_player]
+    shown = await mover.slash(channel, "schotten hand")
+    assert shown.ephemeral and links.seat(game_id, record.current_player) in link_urls(shown.response)
+    # Choosing a card redraws the DM's controls: the link stays.
+    message = dm_message(mover, game_id)
+    select = next(c for c in flat_components(message) if c.get("custom_id", "").startswith("st:card:"))
+    await mover.user.select(message, [select["options"][0]["value"]], custom_id=select["custom_id"])
+    assert links.seat(game_id, record.current_player) in link_urls(dm_message(mover, game_id))
+    # A server that turned its links off: none, and the seat shows nothing.
+    await links.set_enabled(channel.guild.id, False)
+    shown = await mover.slash(channel, "schotten hand")
+    assert not any("/table/" in url for url in link_urls(shown.response))
+    assert (await get(links.seat(game_id, 0)))[0] == 404
