@@ -55,7 +55,13 @@ STATIC_FILES = {"table.js": "text/javascript", "table.css": "text/css"}
 MAX_MOVE = 100  # characters of a posted move's notation
 STATES_KEPT = 256  # encoded states (game, version, seat, language) shared by a seat's pages
 
-Publish = Callable[[MoveOutcome], Awaitable[None]]
+
+class Publish(Protocol):
+    """The table's publication of an outcome (``cogs.table.publisher.Publisher.publish``):
+    the board, the DMs (``refresh_dm``'s too: the mover's, whose move no answer in
+    Discord showed) and the AI's turn."""
+
+    def __call__(self, outcome: MoveOutcome, *, refresh_dm: int | None = None) -> Awaitable[None]: ...
 
 
 class Mover(Protocol):
@@ -86,19 +92,19 @@ class Table:
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _states: OrderedDict[tuple[int, int, int, str], bytes] = field(default_factory=OrderedDict)
 
-    def published(self, outcome: MoveOutcome) -> None:
-        """Publish ``outcome`` in the background: the page's answer does not wait for
-        Discord (its messages, its rate limits)."""
+    def published(self, outcome: MoveOutcome, seat: int) -> None:
+        """Publish ``outcome`` of ``seat``'s move in the background: the page's answer
+        does not wait for Discord (its messages, its rate limits)."""
         if self.publish is None:
             return
-        task = asyncio.get_running_loop().create_task(self._publish(outcome))
+        task = asyncio.get_running_loop().create_task(self._publish(outcome, seat))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _publish(self, outcome: MoveOutcome) -> None:
+    async def _publish(self, outcome: MoveOutcome, seat: int) -> None:
         assert self.publish is not None
         try:
-            await self.publish(outcome)
+            await self.publish(outcome, refresh_dm=seat)
         except Exception:
             # Committed and in the outbox: the timers' round publishes it again.
             log.exception("Game %d: publishing a move from the table failed", outcome.game.id)
@@ -282,7 +288,7 @@ async def move(request: web.Request) -> web.StreamResponse:
             return _json({"error": error_text(error)}, status=422)
         except DatabaseUnavailable as error:
             return _json({"error": error_text(error)}, status=503)
-        seat.table.published(outcome)
+        seat.table.published(outcome, seat.seat)
         return _json(await _state(seat, outcome.game))
 
 

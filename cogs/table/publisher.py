@@ -31,6 +31,7 @@ A hand only ever goes to its owner: into their DM or an ephemeral reply.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -184,12 +185,19 @@ class Publisher(DirectMessages):
     # ---------------------------------------------------------------- publish
 
     async def publish(
-        self, outcome: MoveOutcome, *, skip_dm: int | None = None, recovering: bool = False
+        self,
+        outcome: MoveOutcome,
+        *,
+        skip_dm: int | None = None,
+        recovering: bool = False,
+        refresh_dm: int | None = None,
     ) -> None:
         """Show a committed outcome: the board, the end, the DMs its plan names (see
         :meth:`_plan`; not the DM of ``skip_dm``, already updated by the move's own
         response). ``recovering``: made again by :meth:`publish_pending`, which may
-        find that an interrupted attempt already posted some of it.
+        find that an interrupted attempt already posted some of it. ``refresh_dm``: a
+        player whose DM is refreshed as well (a move made at the table, which no
+        answer in Discord showed: their DM would keep the hand they had).
 
         The outcome's outbox entry is claimed first and marked done after: if this
         process dies (or Discord fails) in between, :meth:`publish_pending` of some
@@ -217,6 +225,8 @@ class Publisher(DirectMessages):
                 shown = latest if latest.version == record.version else record
                 drawn = {player: drawn_by(outcome.applied, player) for player in (0, 1)}
                 plan = self._plan(shown, turn_changed=outcome.turn_changed, skip_dm=skip_dm)
+                if refresh_dm is not None:
+                    plan = dataclasses.replace(plan, dms=plan.dms | {refresh_dm})
                 await self._show(shown, plan, drawn, recovering=recovering)
         if entry is not None:
             await self.bot.delivery.done(entry)
