@@ -53,7 +53,7 @@ log = logging.getLogger(__name__)
 TABLE_STATIC = STATIC / "table"
 STATIC_FILES = {"table.js": "text/javascript", "table.css": "text/css"}
 MAX_MOVE = 100  # characters of a posted move's notation
-STATES_KEPT = 256  # encoded states (game, version, seat, language) shared by a seat's pages
+STATES_KEPT = 256  # encoded states (game, version, stored, seat, language) a seat's pages share
 
 
 class Publish(Protocol):
@@ -90,7 +90,7 @@ class Table:
     hinter: Hinter | None = None
     publish: Publish | None = None
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
-    _states: OrderedDict[tuple[int, int, int, str], bytes] = field(default_factory=OrderedDict)
+    _states: OrderedDict[tuple[int, int, float, int, str], bytes] = field(default_factory=OrderedDict)
 
     def published(self, outcome: MoveOutcome, seat: int) -> None:
         """Publish ``outcome`` of ``seat``'s move in the background: the page's answer
@@ -316,7 +316,8 @@ def _event(name: str, data: bytes) -> bytes:
 async def _encoded_state(seat: SeatRequest, record: LiveGame, language: str) -> bytes:
     """The state event of ``record`` for this seat, encoded once per version and
     language for all of the seat's pages (two tabs, a phone and a computer)."""
-    key = (record.id, record.version, seat.seat, language)
+    # The time it was stored too: a game repaired in place keeps its version.
+    key = (record.id, record.version, record.updated_at, seat.seat, language)
     table = seat.table
     data = table._states.get(key)
     if data is None:
