@@ -42,8 +42,9 @@ async def open_seat(browser: Any, url: str, errors: list[str], **context: Any) -
 
 
 async def shows(page: Page, version: int) -> None:
-    """Wait until the page shows the game at ``version`` (a move from anywhere)."""
-    await expect(page.locator("body")).to_have_attribute("data-version", str(version), timeout=WAIT)
+    """Wait until the page shows the game at ``version`` or later (a move from anywhere;
+    the stream sends the latest state, so a page may skip a version the AI moved past)."""
+    await page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=version, timeout=WAIT)
 
 
 async def settled(bot: SchottenBot, page: Page) -> None:

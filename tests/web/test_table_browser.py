@@ -40,23 +40,28 @@ async def test_a_base_game_at_the_table_against_discord(simcord_env, simcord_bot
             break
         await shows(page, record.version)
         if record.current_player == seat:
+            if not shot and len(record.game.log) > 8 and record.game.phase == "play":
+                # A card chosen, its stones lit; Escape (the keyboard) puts it back.
+                card = (await enabled(page.locator("#hand button")))[0]
+                await card.click()
+                await expect(card).to_have_attribute("aria-pressed", "true")
+                await page.screenshot(path=str(screenshot_path("table-desktop")), full_page=True)
+                await page.keyboard.press("Escape")
+                await expect(page.locator("#hand button[aria-pressed=true]")).to_have_count(0)
+                shot = True
             await table_step(bot, page, rng)
             # Discord follows: the DM shows the hand the table shows.
             now = await bot.service.get(game_id)
             if not now.game.is_over:
-                shown = [
-                    await card.get_attribute("aria-label")
-                    for card in await page.locator("#hand button").all()
-                ]
+                cards = await page.locator("#hand button").all()
+                shown = [await card.get_attribute("aria-label") for card in cards]
                 assert hand_in(dm_message(by_seat[seat], game_id).content) == shown
-            if not shot and len(now.game.log) > 8:
-                await page.screenshot(path=str(screenshot_path("table-desktop")), full_page=True)
-                shot = True
         else:
             await dm_turn(by_seat[1 - seat], rng, game_id)
             await settled(bot, page)  # the Discord move reached the table, without a reload
     else:
         raise AssertionError("the game did not end")
+    assert shot
     record = await bot.service.get(game_id)
     await shows(page, record.version)
     await expect(page.locator("#replay")).to_be_visible(timeout=WAIT)

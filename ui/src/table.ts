@@ -24,6 +24,7 @@ let busy = false;
 let notice = "";
 let noticeIsError = false;
 let hint = "";
+let hintMove: MoveData | null = null; // the AI's suggestion, marked on the board
 let connection: "online" | "offline" = "online";
 let closed = false;
 
@@ -79,7 +80,6 @@ const legalOf = (kind: string): MoveData[] => state.legal.filter((m) => m.kind =
 function choose(next: Step): void {
   step = next;
   notice = "";
-  hint = "";
   render();
 }
 
@@ -91,20 +91,25 @@ async function send(move: MoveData): Promise<void> {
   render();
   let answer: Response | null = null;
   let body: { error?: string; state?: State; replay?: string } & Partial<State> = {};
+  // A move unanswered for long (a connection lost on the way): read the table again.
+  const abort = new AbortController();
+  const timer = window.setTimeout(() => abort.abort(), 8000);
   try {
     answer = await fetch(`${base}/move`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ move: move.move, version: state.version }),
       credentials: "omit",
+      signal: abort.signal,
     });
     body = await answer.json();
   } catch {
     answer = null;
+  } finally {
+    window.clearTimeout(timer);
   }
   busy = false;
   step = IDLE;
-  hint = "";
   if (answer === null) {
     show(t("offline"), true);
     await refresh();
@@ -132,10 +137,14 @@ function show(message: string, error: boolean): void {
 }
 
 function take(next: State, force = false): void {
-  if (!force && next.version < state.version) return;
+  if (!force && next.version < state.version) {
+    render(); // older than what the stream brought already (the AI's reply): keep that
+    return;
+  }
   if (next.version !== state.version) {
     step = IDLE;
     hint = "";
+    hintMove = null;
   }
   state = next;
   render();
@@ -166,6 +175,7 @@ async function askHint(): Promise<void> {
     const answer = await fetch(`${base}/hint`, { method: "POST", credentials: "omit", headers: { "Content-Type": "application/json" }, body: "{}" });
     const body = await answer.json();
     hint = answer.ok ? body.text : body.error;
+    hintMove = answer.ok ? (body.move as MoveData) : null;
   } catch {
     hint = t("offline");
   }
@@ -274,6 +284,7 @@ function drawStone(stone: StoneData): HTMLElement {
         { class: playable ? "stone-button lit" : "stone-button" },
         el("span", { class: "number", "aria-hidden": "true" }, String(stone.number)),
         playable ? el("span", { class: "mark", "aria-hidden": "true" }, `▲ ${t("play_here")}`) : null,
+        hintMove && hintMove.stone === stone.number ? el("span", { class: "mark hinted", "aria-hidden": "true" }, "💡") : null,
       ),
       drawTerrain(stone, "fog"),
       drawTerrain(stone, "mud"),
@@ -380,6 +391,7 @@ function drawHand(): HTMLElement {
       { class: picked >= 0 ? "hand-card chosen" : playable ? "hand-card playable" : "hand-card", "aria-pressed": picked >= 0 ? "true" : "false", title: card.label },
       cardFace(card),
       picked >= 0 ? el("span", { class: "mark", "aria-hidden": "true" }, step.kind === "return" ? `✓${picked + 1}` : "✓") : null,
+      hintMove && hintMove.card === card.id ? el("span", { class: "mark hinted", "aria-hidden": "true" }, "💡") : null,
     );
   });
   return el("section", { id: "hand", "aria-label": t("your_hand") }, el("h2", {}, t("your_hand")), el("div", { class: "cards" }, ...cards));
