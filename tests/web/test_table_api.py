@@ -236,3 +236,30 @@ async def test_the_seat_link_is_in_private_messages_only(simcord_env, simcord_bo
     shown = await mover.slash(channel, "schotten hand")
     assert not any("/table/" in url for url in link_urls(shown.response))
     assert (await get(links.seat(game_id, 0)))[0] == 404
+
+
+async def test_a_seat_speaks_its_members_language(simcord_env, simcord_bot):
+    env, bot = simcord_env, simcord_bot
+    _, members, game_id = await start(env, bot)
+    await bot.languages.choose("user", members[0].id, "de")
+    await bot.languages.choose("user", members[1].id, "fr")
+    german, french = (bot.web.links.seat(game_id, seat) for seat in (0, 1))
+    status, body, _ = await get(german, **{"Accept-Language": "en"})
+    page = body.decode()
+    assert status == 200 and '<html lang="de">' in page and "Stein {number} beanspruchen" in page
+    status, state = await get_json(german + "/state")
+    assert "am Zug" in state["status"]  # "Du bist am Zug" or "<name> ist am Zug"
+    assert all(" an Stein " in m["label"] for m in state["legal"] if m["kind"] == "play")
+    status, body, _ = await get(french)
+    assert '<html lang="fr">' in body.decode() and "Revendiquer la borne {number}" in body.decode()
+
+
+async def test_the_scan_covers_the_script_and_style(simcord_env, simcord_bot):
+    env, bot = simcord_env, simcord_bot
+    _, _, game_id = await start(env, bot)
+    for seat in (0, 1):
+        hidden = await hidden_from(bot, game_id, seat)
+        for name in ("table.js", "table.css"):
+            status, body, headers = await get(f"{bot.web.links.public_url}/static/table/{name}")
+            assert status == 200 and headers["Content-Type"].startswith(("text/javascript", "text/css"))
+            assert not hidden & set(CARD.findall(body.decode()))

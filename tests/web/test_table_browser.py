@@ -108,3 +108,40 @@ async def test_the_table_on_a_phone(simcord_env, simcord_bot, browser):
     await page.set_viewport_size({"width": 740, "height": 360})
     assert await page.evaluate("document.documentElement.scrollWidth") <= 740
     assert errors == [], errors
+
+
+async def test_a_stale_table_says_so_and_shows_the_game_as_it_is(simcord_env, simcord_bot, browser):
+    env, bot = simcord_env, simcord_bot
+    _, channel, (alice, bob) = setup_members(env)
+    game_id = await challenge_and_accept(env, channel, alice, bob)
+    record = await bot.service.get(game_id)
+    seat = record.current_player
+    url = bot.web.links.seat(game_id, seat)
+    errors: list[str] = []
+    first = await open_seat(browser, url, errors)
+    # A second window whose event stream (and reading of the state) never gets through:
+    # it falls behind.
+    behind = await (await browser.new_context(locale="en-GB")).new_page()
+    await behind.route("**/events", lambda route: route.abort())
+    await behind.route("**/state", lambda route: route.abort())
+    await behind.goto(url)
+    await shows(behind, record.version)
+    await table_step(bot, first, random.Random(1))
+    moved = await bot.service.get(game_id)
+    assert moved.version > record.version
+    card = (await enabled(behind.locator("#hand button")))[0]
+    await card.click()
+    stone = (await enabled(behind.locator("#board .stone-button")))[0]
+    await stone.click()
+    await expect(behind.locator("#notice")).to_contain_text("The game moved on", timeout=WAIT)
+    await shows(behind, moved.version)  # refreshed from the refusal, without a reload
+    assert (await bot.service.get(game_id)).version == moved.version  # nothing applied
+    # A forged link and the other seat's token: nothing of the game.
+    forged = await (await browser.new_context()).new_page()
+    response = await forged.goto(url[:-4] + "AAAA")
+    assert response is not None and response.status == 404
+    await expect(forged.locator("body")).not_to_contain_text("Game #")
+    other = url.replace(f"/table/{game_id}/{seat}/", f"/table/{game_id}/{1 - seat}/")
+    response = await forged.goto(other)
+    assert response is not None and response.status == 404
+    assert errors == [], errors
