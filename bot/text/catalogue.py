@@ -1185,5 +1185,6 @@ CATALOGUE.update(
         "table.over": "This game is over: its table is closed.",
         "table.not_your_seat": "This is not your seat.",
         "table.bad_move": "That move could not be read.",
+        "web.reconnecting": "Connection lost: reconnecting... (the page shows the game as it last saw it)",
     }
 )

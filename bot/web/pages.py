@@ -91,6 +91,9 @@ def live_page(payload: dict[str, object], *, events: str, og: OpenGraph) -> str:
         f'<h1 id="title">{e(payload["title"])}</h1>'
         f'<p class="note">{e(t("web.live_note"))}</p>'
         f'<p id="status" class="status">{e(payload["status"])}</p>'
+        # Shown by the script while the event stream is down (it opens it again).
+        f'<p id="connection" class="status" role="status" hidden'
+        f' data-offline="{e(t("web.reconnecting"))}"></p>'
         f'<img id="board" src="{e(payload["board"])}" alt="{e(payload["board_alt"])}" width="960">'
         f"{players_table(players)}"
         f"<h2>{e(t('web.moves'))}</h2>{move_list(moves)}{replay_link}"

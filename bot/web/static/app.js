@@ -38,13 +38,35 @@ function liveUpdate(data) {
   }
 }
 
-function follow(url) {
+// The stream refused (too many pages: 429) or cut (a restart behind a proxy: 502) is
+// opened again after a growing pause, and the page says so meanwhile.
+function follow(url, retry) {
+  const state = document.getElementById("connection");
   const source = new EventSource(url);
+  let ended = false;
+  source.addEventListener("open", function () {
+    retry = 1000;
+    if (state) state.hidden = true;
+  });
   source.addEventListener("game", function (event) {
+    if (state) state.hidden = true;
     liveUpdate(JSON.parse(event.data));
   });
   source.addEventListener("end", function () {
+    ended = true;
     source.close();
+  });
+  source.addEventListener("error", function () {
+    if (ended) return;
+    if (state) {
+      state.textContent = state.dataset.offline;
+      state.hidden = false;
+    }
+    if (source.readyState === EventSource.CLOSED) {
+      window.setTimeout(function () {
+        follow(url, Math.min(retry * 2, 30000));
+      }, retry);
+    }
   });
 }
 
@@ -62,6 +84,6 @@ function stepWithKeys() {
 
 document.addEventListener("DOMContentLoaded", function () {
   const page = document.body.dataset.page;
-  if (page === "live" && document.body.dataset.events) follow(document.body.dataset.events);
+  if (page === "live" && document.body.dataset.events) follow(document.body.dataset.events, 1000);
   if (page === "replay") stepWithKeys();
 });
