@@ -70,6 +70,29 @@ function follow(url, retry) {
   });
 }
 
+// A replay steps without reloading the page: the step's page is fetched and its <main>
+// put in place (the scroll position stays), the address follows (Back works). Anything
+// that fails loads the step as a page.
+function stepTo(url, push) {
+  fetch(url, { credentials: "omit" })
+    .then(function (response) {
+      if (!response.ok) throw new Error(String(response.status));
+      return response.text();
+    })
+    .then(function (text) {
+      const next = new DOMParser().parseFromString(text, "text/html");
+      const main = next.querySelector("main");
+      if (!main || next.body.dataset.page !== "replay") throw new Error("not a replay");
+      document.querySelector("main").replaceWith(document.adoptNode(main));
+      document.body.dataset.step = next.body.dataset.step || "";
+      document.title = next.title;
+      if (push) window.history.pushState(null, "", url);
+    })
+    .catch(function () {
+      window.location.assign(url);
+    });
+}
+
 function stepWithKeys() {
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
@@ -77,8 +100,17 @@ function stepWithKeys() {
     const link = target && document.getElementById(target);
     if (link) {
       event.preventDefault();
-      window.location.assign(link.href);
+      stepTo(link.href, true);
     }
+  });
+  document.addEventListener("click", function (event) {
+    const link = event.target instanceof Element ? event.target.closest("nav.steps a, #moves a") : null;
+    if (!link || event.button !== 0 || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    stepTo(link.href, true);
+  });
+  window.addEventListener("popstate", function () {
+    stepTo(window.location.href, false);
   });
 }
 
