@@ -226,6 +226,9 @@ class SchottenBot(commands.Bot):
                 rankings=self.rankings,
                 names=self.names,
                 operations=self.operations,
+                mover=self.service,
+                hinter=self.opponent,
+                language=self.languages.for_user,
             )
         self.sync_on_start = sync_commands
         self.force_sync = force_sync

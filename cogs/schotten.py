@@ -597,6 +597,8 @@ async def setup(bot: SchottenBot) -> None:
     requests.install(bot, publisher)
     await bot.tree.set_translator(CatalogueTranslator())
     bot.opponent.publish = publisher.publish
+    if bot.web is not None:  # a move from the table is published like one from Discord
+        bot.web.table.publish = publisher.publish
     # A tournament's next round (or its podium) once a game of it has ended.
     publisher.after_end.append(partial(tournaments.after_game, bot, publisher))
     # A click on any of these ids, in any message, ever, reaches its class: that is what

@@ -1191,3 +1191,62 @@ CATALOGUE.update(
         "web.links_guild_only": "Use this command in a server.",
     }
 )
+
+# ------------------------------------------------------------- the table (a seat)
+# (bot/web/table.py and ui/: one player's own page of a game, played by tapping; the
+# "Play on the board" link button in their DM and private hand messages). Placeholders
+# such as {number} are filled in by the page's script.
+CATALOGUE.update(
+    {
+        "web.link.seat": "Play on the board",
+        "table.your_turn": "Your turn",
+        "table.your_hand": "Your hand",
+        "table.your_side": "Your side",
+        "table.their_side": "{name}'s side",
+        "table.cards_in_hand": "{name}: {count} cards in hand",
+        "table.stone": "Stone {number}",
+        "table.claim": "Claim stone {number}",
+        "table.won_by": "won by {name}",
+        "table.clan_deck": "Clan deck",
+        "table.tactic_deck": "Tactic deck",
+        "table.deck_left": "{count} left",
+        "table.pass": "Pass",
+        "table.end_turn": "End turn",
+        "table.confirm": "Confirm",
+        "table.cancel": "Cancel",
+        "table.put_back": "Put back",
+        "table.discard": "Discard",
+        "table.play_here": "play here",
+        "table.target": "choose",
+        "table.chosen": "chosen",
+        "table.step.card": "Tap a card of your hand, or a lit control.",
+        "table.step.stone": "{card}: tap a lit stone to play it there.",
+        "table.step.draw": "Draw a card: tap a deck.",
+        "table.step.scout_draw": "Scout: tap a deck to draw ({count} more).",
+        "table.step.return": (
+            "Scout: tap the two cards to put back (the second ends on top), then Put back."
+        ),
+        "table.step.target": "{card}: tap a lit card on the table.",
+        "table.step.dest": "{card}: tap a lit stone, or Discard where offered.",
+        "table.step.confirm": "{move}?",
+        "table.step.wait": "Waiting for {name}.",
+        "table.step.over": "The game is over.",
+        "table.deadline": "Move by {time}",
+        "table.last_moves": "Last moves",
+        "table.discards": "Discarded",
+        "table.stale": (
+            "The game moved on meanwhile (another window or Discord): this is the table as it is now."
+        ),
+        "table.offline": "Connection lost: reconnecting...",
+        "table.reconnected": "Connected.",
+        "table.sending": "Sending...",
+        "table.hint": "Hint",
+        "table.fog": "Fog",
+        "table.mud": "Mud",
+        "table.needs_script": "The table needs JavaScript to play.",
+        "table.over": "This game is over: its table is closed.",
+        "table.not_your_seat": "This is not your seat.",
+        "table.bad_move": "That move could not be read.",
+        "web.reconnecting": "Connection lost: reconnecting... (the page shows the game as it last saw it)",
+    }
+)

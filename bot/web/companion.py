@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import contextvars
 import logging
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 from aiohttp import web
@@ -22,6 +22,7 @@ from bot.archive.history import History
 from bot.community.stats import Rankings
 from bot.games.errors import GameNotFound
 from bot.games.live import LiveGame, from_row
+from bot.games.service import GameService
 from bot.pictures.cache import PictureCache
 from bot.settings import Settings
 from bot.storage import Storage
@@ -29,6 +30,7 @@ from bot.web.feeds import Feeds
 from bot.web.health import Operations, install
 from bot.web.links import Links
 from bot.web.server import MAX_STREAMS_PER_ADDRESS, GameSource, NameSource, Sources, make_app
+from bot.web.table import Hinter, Mover, Table, register
 from bot.web.tokens import Signer, load_secret
 
 log = logging.getLogger(__name__)
@@ -57,7 +59,11 @@ def detached(coro: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
 
 class WebCompanion:
     """Starts and stops the web pages. ``links`` (for the cogs' buttons) is set once
-    :meth:`prepare` has read the secret."""
+    :meth:`prepare` has read the secret.
+
+    The table's moves go through ``mover`` (the bot's ``GameService``); alone, through a
+    service of its own with the outbox, whose entries the bot's timers publish. ``table``'s
+    ``publish`` is set by the table's cog (its ``Publisher.publish``)."""
 
     def __init__(
         self,
@@ -70,6 +76,9 @@ class WebCompanion:
         poll_interval: float = 1.0,
         max_streams: int = MAX_STREAMS_PER_ADDRESS,
         operations: Operations | None = None,
+        mover: Mover | None = None,
+        hinter: Hinter | None = None,
+        language: Callable[[int], Awaitable[str]] | None = None,
     ) -> None:
         self.settings = settings
         self.db = db
@@ -87,6 +96,11 @@ class WebCompanion:
         self.app: web.Application | None = None
         self._runner: web.AppRunner | None = None
         self.port: int | None = None  # the port listened on (WEB_PORT, or the one given for 0 in tests)
+        if mover is None:
+            service = GameService(db, turn_timeout=settings.turn_timeout, outbox=True)
+            service.listeners.append(self.on_commit)
+            mover = service
+        self.table = Table(mover=mover, language=language, hinter=hinter)
 
     async def prepare(self) -> Links:
         secret = await load_secret(self.db.players, self.settings.web_secret)
@@ -124,6 +138,7 @@ class WebCompanion:
             self.operations.streams = lambda: sum(streams.values())
             if not self.settings.metrics_port:
                 install(self.app, self.operations)
+        register(self.app, self.table)
         runner = web.AppRunner(
             self.app, handle_signals=False, access_log=None, shutdown_timeout=1.0, handler_cancellation=True
         )

@@ -24,6 +24,10 @@ class Links:
     def replay(self, game_id: int) -> str:
         return f"{self.public_url}/replay/{game_id}/{self.signer.token('replay', game_id)}"
 
+    def seat(self, game_id: int, seat: int) -> str:
+        """A player's own table (``bot/web/table.py``): their hand; for them alone."""
+        return f"{self.public_url}/table/{game_id}/{seat}/{self.signer.token('seat', game_id, seat)}"
+
     def ladder(self, guild_id: int) -> str:
         return f"{self.public_url}/ladder/{guild_id}/{self.signer.token('ladder', guild_id)}"
 

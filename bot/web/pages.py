@@ -73,11 +73,18 @@ def players_table(players: Sequence[dict[str, object]]) -> str:
     return f'<table id="players"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
 
 
-def move_list(moves: Sequence[str], *, current: int | None = None) -> str:
+def move_list(moves: Sequence[str], *, current: int | None = None, link: str | None = None) -> str:
+    """The moves, the ``current`` one marked; ``link``: each a link to the position after
+    it (``link?step=N``, a replay)."""
     if not moves:
         return f'<ol id="moves"></ol><p id="no-moves">{e(t("web.no_moves"))}</p>'
     marked = ' class="current"'
-    items = "".join(f"<li{marked if current == i + 1 else ''}>{e(move)}</li>" for i, move in enumerate(moves))
+    items = "".join(
+        f"<li{marked if current == i + 1 else ''}>"
+        + (f'<a href="{e(link)}?step={i + 1}">{e(move)}</a>' if link is not None else e(move))
+        + "</li>"
+        for i, move in enumerate(moves)
+    )
     return f'<ol id="moves">{items}</ol>'
 
 
@@ -91,6 +98,9 @@ def live_page(payload: dict[str, object], *, events: str, og: OpenGraph) -> str:
         f'<h1 id="title">{e(payload["title"])}</h1>'
         f'<p class="note">{e(t("web.live_note"))}</p>'
         f'<p id="status" class="status">{e(payload["status"])}</p>'
+        # Shown by the script while the event stream is down (it opens it again).
+        f'<p id="connection" class="status" role="status" hidden'
+        f' data-offline="{e(t("web.reconnecting"))}"></p>'
         f'<img id="board" src="{e(payload["board"])}" alt="{e(payload["board_alt"])}" width="960">'
         f"{players_table(players)}"
         f"<h2>{e(t('web.moves'))}</h2>{move_list(moves)}{replay_link}"
@@ -143,7 +153,8 @@ def replay_page(step: ReplayStep, og: OpenGraph) -> str:
         f'<img id="board" src="{e(step.board)}" alt="{e(alt)}" width="960">'
         f"{hands}"
         f'<p><a id="record" href="{e(step.record)}" download>{e(t("web.download"))}</a></p>'
-        f"<h2>{e(t('web.moves'))}</h2>{move_list(step.moves, current=step.step)}"
+        f"<h2>{e(t('web.moves'))}</h2>"
+        f"{move_list(step.moves, current=step.step, link=step.links['first'].split('?', 1)[0])}"
     )
     return document(title, body, page="replay", og=og, data=attrs(step=str(step.step)))
 

@@ -21,6 +21,7 @@ import time
 import discord
 
 from bot.archive.history import History
+from bot.community.languages import Languages
 from bot.community.names import NameBook
 from bot.community.stats import Rankings
 from bot.settings import Settings
@@ -62,6 +63,8 @@ async def serve(settings: Settings, stop: asyncio.Event) -> None:
             client = discord.Client(intents=discord.Intents.none())
             await client.login(settings.token)  # HTTP only: fetch_user for the names
             names = NameBook(client)
+        # The table's moves: a game service of this process, with the outbox (the bot's
+        # timers publish what it owes on Discord); the members' languages as stored.
         web = WebCompanion(
             settings,
             db,
@@ -69,6 +72,7 @@ async def serve(settings: Settings, stop: asyncio.Event) -> None:
             rankings=Rankings(db.ratings),
             names=names,
             operations=operations,
+            language=Languages(db.players, clock=time.time).for_user,
         )
         await web.start()
         await stop.wait()

@@ -2,7 +2,9 @@
 
 A link to a page carries the token of exactly that page's game or server; anything else
 (no token, a forged one, another game's) is refused, and the server answers 404 as for
-a page that does not exist. Tokens are compared in constant time.
+a page that does not exist. Tokens are compared in constant time. A seat at the table
+(``seat``: one player's own page of one game) signs the game and the seat together, so
+one player's link never opens the other's.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ import hmac
 import secrets
 from typing import Literal, Protocol
 
-Kind = Literal["watch", "replay", "ladder"]
-KINDS: tuple[Kind, ...] = ("watch", "replay", "ladder")
+Kind = Literal["watch", "replay", "ladder", "seat"]
+KINDS: tuple[Kind, ...] = ("watch", "replay", "ladder", "seat")
 
 SECRET_META_KEY = "web:secret"  # the generated WEB_SECRET, when none is set
 
@@ -33,12 +35,15 @@ class Signer:
             raise ValueError("a web secret has at least 16 characters")
         self._key = secret.encode()
 
-    def token(self, kind: Kind, object_id: int) -> str:
-        digest = hmac.new(self._key, f"{kind}:{object_id}".encode(), hashlib.sha256).digest()
+    def token(self, kind: Kind, object_id: int, seat: int | None = None) -> str:
+        """The token of ``kind`` for ``object_id`` (and, for a seat, the engine seat)."""
+        signed = f"{kind}:{object_id}" if seat is None else f"{kind}:{object_id}:{seat}"
+        digest = hmac.new(self._key, signed.encode(), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
-    def check(self, kind: Kind, object_id: int, token: str) -> bool:
-        return hmac.compare_digest(self.token(kind, object_id).encode(), token.encode("utf-8", "replace"))
+    def check(self, kind: Kind, object_id: int, token: str, seat: int | None = None) -> bool:
+        expected = self.token(kind, object_id, seat).encode()
+        return hmac.compare_digest(expected, token.encode("utf-8", "replace"))
 
 
 async def load_secret(meta: Meta, configured: str | None) -> str:

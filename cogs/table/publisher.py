@@ -31,6 +31,7 @@ A hand only ever goes to its owner: into their DM or an ephemeral reply.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -60,7 +61,7 @@ from cogs.table.messages import (
     upload,
 )
 from cogs.table.requests import Seat, Selection, ShowHandButton, drawn_by
-from cogs.ui.links import with_link
+from cogs.ui.links import with_link, with_seat_link
 from cogs.ui.replies import NO_MENTIONS
 from rules.cards import Card
 from rules.view import PlayerView
@@ -156,14 +157,16 @@ class Publisher(DirectMessages):
         header = tournament_lines(record, await self.bot.tournaments.label(record))
         if await self.bot.styles.for_user(record.players[player]) != "picture":
             text = hand_text(record, self.view(record, player), names, drawn, header=header)
-            return Seat(text, self.controls(record, player))
+            controls = await with_seat_link(self.controls(record, player), self.bot, record, player)
+            return Seat(text, controls)
         view = self.view(record, player)
         data = await self.bot.pictures.seat(view.public(), names, view.hand, game_id=record.id, player=player)
         picture = Picture(
             data, f"game-{record.id}-{record.version}.png", t("picture.seat_alt", game_id=record.id)
         )
         caption = hand_text(record, view, names, drawn, board=False, header=header)
-        return Seat(caption, self.controls(record, player, as_text=True), picture)
+        controls = await with_seat_link(self.controls(record, player, as_text=True), self.bot, record, player)
+        return Seat(caption, controls, picture)
 
     # ---------------------------------------------------------------- start
 
@@ -185,12 +188,19 @@ class Publisher(DirectMessages):
     # ---------------------------------------------------------------- publish
 
     async def publish(
-        self, outcome: MoveOutcome, *, skip_dm: int | None = None, recovering: bool = False
+        self,
+        outcome: MoveOutcome,
+        *,
+        skip_dm: int | None = None,
+        recovering: bool = False,
+        refresh_dm: int | None = None,
     ) -> None:
         """Show a committed outcome: the board, the end, the DMs its plan names (see
         :meth:`_plan`; not the DM of ``skip_dm``, already updated by the move's own
         response). ``recovering``: made again by :meth:`publish_pending`, which may
-        find that an interrupted attempt already posted some of it.
+        find that an interrupted attempt already posted some of it. ``refresh_dm``: a
+        player whose DM is refreshed as well (a move made at the table, which no
+        answer in Discord showed: their DM would keep the hand they had).
 
         The outcome's outbox entry is claimed first and marked done after: if this
         process dies (or Discord fails) in between, :meth:`publish_pending` of some
@@ -218,6 +228,8 @@ class Publisher(DirectMessages):
                 shown = latest if latest.version == record.version else record
                 drawn = {player: drawn_by(outcome.applied, player) for player in (0, 1)}
                 plan = self._plan(shown, turn_changed=outcome.turn_changed, skip_dm=skip_dm)
+                if refresh_dm is not None:
+                    plan = dataclasses.replace(plan, dms=plan.dms | {refresh_dm})
                 await self._show(shown, plan, drawn, recovering=recovering)
         if entry is not None:
             await self.bot.delivery.done(entry)

@@ -39,6 +39,7 @@ from cogs.table.messages import Names, Picture, attachments, upload
 from cogs.ui import Interaction
 from cogs.ui.checks import require_own_subject
 from cogs.ui.components import Button, Component, Select, select_menu
+from cogs.ui.links import with_seat_link
 from cogs.ui.replies import LOADING, answer, committed, defer_early, defer_update, update
 from rules.cards import Card
 from rules.errors import NotationError
@@ -243,7 +244,8 @@ async def redraw(interaction: Interaction, game_id: int, version: int, selection
     message = interaction.message
     as_text = message is not None and bool(message.attachments)
     controls = publishing(interaction.client).controls(record, player, selection, as_text=as_text)
-    await update(interaction, view=controls)
+    # The seat's link stays with the controls (this message is private: checked above).
+    await update(interaction, view=await with_seat_link(controls, interaction.client, record, player))
 
 
 async def hint(interaction: Interaction, record: LiveGame) -> None:

@@ -1,13 +1,16 @@
-"""Link buttons to the web pages (``bot/web``): Watch, Replay, Ladder. None when the
-web pages are off or the server turned its links off (``/schotten web``)."""
+"""Link buttons to the web pages (``bot/web``): Watch, Replay, Ladder, and a player's own
+seat at the table (Play on the board: in their DM and private replies only). None when
+the web pages are off or the server turned its links off (``/schotten web``)."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Literal, overload
 
 import discord
 
 from bot.app import SchottenBot
+from bot.games.live import LiveGame
 from bot.text.catalogue import t
 
 LinkKind = Literal["watch", "replay", "ladder"]
@@ -42,4 +45,25 @@ async def with_link(
     url = {"watch": links.watch, "replay": links.replay, "ladder": links.ladder}[kind](object_id)
     view = view or discord.ui.View(timeout=None)
     view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=t(f"web.link.{kind}"), url=url))
+    return view
+
+
+async def with_seat_link(
+    view: discord.ui.View | None, bot: SchottenBot, record: LiveGame, player: int
+) -> discord.ui.View | None:
+    """``view`` with "Play on the board", the link to ``player``'s own seat at the table,
+    while the game is played. Only for a message its player alone sees (their DM, an
+    ephemeral reply): the link carries their hand. In the first row with room; a message
+    with five full rows (a ruse's steps with many claims) goes without it, rarely."""
+    web = bot.web
+    links = None if web is None else web.links
+    if links is None or not record.is_active or not await links.enabled(record.guild_id):
+        return view
+    view = view or discord.ui.View(timeout=None)
+    with suppress(ValueError):  # five full rows
+        view.add_item(
+            discord.ui.Button(
+                style=discord.ButtonStyle.link, label=t("web.link.seat"), url=links.seat(record.id, player)
+            )
+        )
     return view

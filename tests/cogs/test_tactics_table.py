@@ -62,6 +62,7 @@ async def arrange(
     sides: dict[int, tuple[list[str], list[str]]] | None = None,
     fog: dict[int, int] | None = None,
     mud: dict[int, int] | None = None,
+    tactics_played: tuple[int, int] | None = None,
 ) -> Any:
     """Put the named cards where a test wants them (taken from wherever they were; the
     rest of each hand topped up from the clan deck), make ``current`` the player to
@@ -107,6 +108,12 @@ async def arrange(
         stone["first_complete"] = 0 if complete[0] else (1 if complete[1] else None)
     d["current_player"] = current
     d["phase"] = "play"
+    if tactics_played is not None:  # who may play a tactic card next (at most one ahead)
+        d["tactics_played"] = list(tactics_played)
+    # Cards moved in and out of the decks: what a Scout told either player of where its
+    # cards lie no longer holds.
+    d["known_deck_cards"] = [[], []]
+    d["known_hand_cards"] = [[], []]
     game = Game.from_dict(d)
     record = dataclasses.replace(record, game=game)
     await bot.db.games.save_game_state(

@@ -38,14 +38,59 @@ function liveUpdate(data) {
   }
 }
 
-function follow(url) {
+// The stream refused (too many pages: 429) or cut (a restart behind a proxy: 502) is
+// opened again after a growing pause, and the page says so meanwhile.
+function follow(url, retry) {
+  const state = document.getElementById("connection");
   const source = new EventSource(url);
+  let ended = false;
+  source.addEventListener("open", function () {
+    retry = 1000;
+    if (state) state.hidden = true;
+  });
   source.addEventListener("game", function (event) {
+    if (state) state.hidden = true;
     liveUpdate(JSON.parse(event.data));
   });
   source.addEventListener("end", function () {
+    ended = true;
     source.close();
   });
+  source.addEventListener("error", function () {
+    if (ended) return;
+    if (state) {
+      state.textContent = state.dataset.offline;
+      state.hidden = false;
+    }
+    if (source.readyState === EventSource.CLOSED) {
+      window.setTimeout(function () {
+        follow(url, Math.min(retry * 2, 30000));
+      }, retry);
+    }
+  });
+}
+
+// A replay steps without reloading the page: the step's page is fetched and its <main>
+// put in place (the scroll position stays), the address follows (Back works). Anything
+// that fails loads the step as a page.
+function stepTo(url, push) {
+  fetch(url, { credentials: "omit" })
+    .then(function (response) {
+      if (!response.ok) throw new Error(String(response.status));
+      return response.text();
+    })
+    .then(function (text) {
+      const next = new DOMParser().parseFromString(text, "text/html");
+      const main = next.querySelector("main");
+      if (!main || next.body.dataset.page !== "replay") throw new Error("not a replay");
+      document.querySelector("main").replaceWith(document.adoptNode(main));
+      document.body.dataset.step = next.body.dataset.step || "";
+      document.title = next.title;
+      if (push) window.history.pushState(null, "", url);
+    })
+    .catch(function () {
+      window.location.assign(url);
+    });
 }
 
 function stepWithKeys() {
@@ -55,13 +100,22 @@ function stepWithKeys() {
     const link = target && document.getElementById(target);
     if (link) {
       event.preventDefault();
-      window.location.assign(link.href);
+      stepTo(link.href, true);
     }
+  });
+  document.addEventListener("click", function (event) {
+    const link = event.target instanceof Element ? event.target.closest("nav.steps a, #moves a") : null;
+    if (!link || event.button !== 0 || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    stepTo(link.href, true);
+  });
+  window.addEventListener("popstate", function () {
+    stepTo(window.location.href, false);
   });
 }
 
 document.addEventListener("DOMContentLoaded", function () {
   const page = document.body.dataset.page;
-  if (page === "live" && document.body.dataset.events) follow(document.body.dataset.events);
+  if (page === "live" && document.body.dataset.events) follow(document.body.dataset.events, 1000);
   if (page === "replay") stepWithKeys();
 });
