@@ -288,6 +288,8 @@ async def test_a_tournament_started_then_left_with_a_game_running(simcord_env, s
     down.arm("UPDATE tournament_entrants SET status")
     left = await p1.slash(channel, "schotten tournament leave")
     text = private_text(left)
-    assert "You left Tournament #1 **Cup** (knockout)." in text and f"#{game.id} could not be resigned" in text, text
+    assert (
+        "You left Tournament #1 **Cup** (knockout)." in text and f"#{game.id} could not be resigned" in text
+    ), text
     down.heal()
     assert (await bot.service.reload(game.id)).is_active  # as told: not resigned
