@@ -1,7 +1,10 @@
-"""A member's count limits hold when the member asks many times at once.
+"""Count limits hold when they are asked for many times at once.
 
 Practice games (``max_games``) and open challenges (``max_open``) are counted and stored
-in one transaction that holds the member's row (``players.lock``). Each test fires the
+in one transaction that holds the member's row (``players.lock``); a channel's open
+challenges (``max_channel``) in one that also holds the channel's row
+(``challenges.lock_channel``); a tournament's entrants (``max_players``) in the join's,
+which holds the tournament's row (``tournaments.touch_open``). Each test fires the
 requests together, on both backends (``db``: SQLite in memory or a PostgreSQL database);
 on PostgreSQL also through separate connection pools, as from several bot processes.
 """
@@ -14,7 +17,8 @@ from typing import TypeVar
 
 import pytest
 
-from bot.games.challenges import ChallengeService
+from bot.community.tournaments import TournamentService
+from bot.games.challenges import Challenge, ChallengeService
 from bot.games.errors import LimitReached, ServiceError
 from bot.games.live import LiveGame
 from bot.games.matches import MatchService
@@ -118,6 +122,116 @@ async def test_practice_limit_holds_across_connection_pools(postgres_database: s
         assert len(started) == limit
         assert all(isinstance(e, LimitReached) for e in refused), refused
         assert len(await databases[1].games.active_games(ALICE)) == limit
+    finally:
+        for database in databases:
+            await database.close()
+
+
+# -- a channel's limit: many members at once ---------------------------------------------
+
+CHANNEL = 500
+CHANNEL_LIMIT = 3
+ALREADY_OPEN = 2
+MEMBERS_AT_ONCE = 6
+
+
+def _channel_challenges(db: Storage, clock: FakeClock) -> ChallengeService:
+    games = GameService(db, clock=clock)
+    return ChallengeService(
+        db, games, MatchService(db, games), clock=clock, timeout=600, max_channel=CHANNEL_LIMIT
+    )
+
+
+def _challenge_in_channel(service: ChallengeService, member: int) -> Callable[[], Awaitable[object]]:
+    return lambda: service.create(
+        guild_id=1, channel_id=CHANNEL, challenger_id=member, opponent_id=member + 1, options=GameOptions()
+    )
+
+
+async def _open_in_channel(db: Storage) -> int:
+    return len([row for row in await db.challenges.pending_challenges() if row.channel_id == CHANNEL])
+
+
+async def _trials(services: list[ChallengeService], db: Storage) -> None:
+    """Two challenges open, then three times: many members challenge at once, exactly
+    the one place left is taken, and is freed again (declined) for the next trial."""
+    for member in range(ALREADY_OPEN):
+        await _challenge_in_channel(services[0], 3000 + 10 * member)()
+    for trial in range(3):
+        calls = [
+            _challenge_in_channel(services[(trial + n) % len(services)], 4000 + 1000 * trial + 10 * n)
+            for n in range(MEMBERS_AT_ONCE * len(services))
+        ]
+        sent, refused = await _all_at_once(calls)
+
+        assert len(sent) == CHANNEL_LIMIT - ALREADY_OPEN, (trial, len(sent))
+        codes = {e.code if isinstance(e, LimitReached) else repr(e) for e in refused}
+        assert codes == {"limit_channel_challenges"}, refused
+        assert await _open_in_channel(db) == CHANNEL_LIMIT
+        taken = sent[0]
+        assert isinstance(taken, Challenge) and taken.row.opponent_id is not None
+        await services[-1].decline(taken.id, taken.row.opponent_id)
+
+
+async def test_a_channels_limit_holds_when_members_challenge_at_once(db: Storage, clock: FakeClock) -> None:
+    """Six members challenge at once in a channel with two open challenges and a limit of
+    three (each member has a limit of their own to spare): exactly one is stored."""
+    await _trials([_channel_challenges(db, clock)], db)
+
+
+async def test_a_channels_limit_holds_across_connection_pools(postgres_database: str) -> None:
+    """The same from several bot processes (each with its own pool): the channel's row in
+    the database serialises them, whichever process they come from."""
+    databases = [PostgresDatabase(postgres_database, pool_size=3) for _ in range(PROCESSES)]
+    for database in databases:
+        await database.connect()
+    try:
+        await databases[0].migrate()
+        clock = FakeClock()
+        await _trials([_channel_challenges(database, clock) for database in databases], databases[1])
+    finally:
+        for database in databases:
+            await database.close()
+
+
+# -- a tournament's sign-up: many members at once ----------------------------------------
+
+MAX_PLAYERS = 4
+
+
+async def test_sign_ups_at_once_stop_at_the_tournaments_size(postgres_database: str) -> None:
+    """Members join a tournament of at most four from several processes at once: the
+    join's transaction holds the tournament's row (``touch_open``) while it counts."""
+    databases = [PostgresDatabase(postgres_database, pool_size=3) for _ in range(PROCESSES)]
+    for database in databases:
+        await database.connect()
+    try:
+        await databases[0].migrate()
+        clock = FakeClock()
+        services = []
+        for database in databases:
+            games = GameService(database, clock=clock)
+            services.append(
+                TournamentService(database, games, MatchService(database, games), clock=clock, turn_time=3600)
+            )
+        row = await services[0].create(
+            guild_id=1,
+            channel_id=CHANNEL,
+            organiser_id=ALICE,
+            name="Cup",
+            format="swiss",
+            rounds=None,
+            best_of=None,
+            options=GameOptions(),
+            turn_time=None,
+            max_players=MAX_PLAYERS,
+        )
+        calls = [lambda n=n: services[n % PROCESSES].join(row.id, 5000 + n) for n in range(3 * PROCESSES)]
+        joined, refused = await _all_at_once(calls)
+
+        assert len(joined) == MAX_PLAYERS
+        assert all(isinstance(e, ServiceError) and e.code == "tournament_full" for e in refused), refused
+        assert len(await databases[1].tournaments.entrants(row.id)) == MAX_PLAYERS
     finally:
         for database in databases:
             await database.close()
