@@ -43,6 +43,7 @@ def test_env_example_lists_every_setting_with_its_default() -> None:
         "MAX_OPEN_CHALLENGES": defaults.max_open_challenges,
         "MAX_CHANNEL_CHALLENGES": defaults.max_channel_challenges,
         "RECHALLENGE_COOLDOWN": defaults.rechallenge_cooldown,
+        "WEB_MAX_STREAMS": defaults.web_max_streams,
     }.items():
         assert f"\n# {name}={default}\n" in text
         assert f"\n{name}=" not in text
