@@ -87,7 +87,7 @@ class WebCompanion:
         self.names = names
         self.poll_interval = poll_interval
         self.streams_per_address = streams_per_address
-        self.clock = clock  # the refusals' summaries
+        self.clock = clock  # the links' cache and the refusals' summaries
         self.refusals = Refusals(clock)
         self.links: Links | None = None
         self.sources: Sources | None = None
@@ -98,7 +98,7 @@ class WebCompanion:
 
     async def prepare(self) -> Links:
         secret = await load_secret(self.db.players, self.settings.web_secret)
-        self.links = Links(self.settings.public_url, Signer(secret), self.db.players)
+        self.links = Links(self.settings.public_url, Signer(secret), self.db.players, clock=self.clock)
         return self.links
 
     def on_commit(self, record: LiveGame) -> None:
@@ -112,7 +112,8 @@ class WebCompanion:
 
     async def _start(self, port: int) -> None:
         links = self.links or await self.prepare()
-        feeds = Feeds(self.db.games.get_game, interval=self.poll_interval)
+        feeds = Feeds(self.db.games.get_game, interval=self.poll_interval, allowed=links.enabled)
+        links.turned_off.append(feeds.turned_off)
         allowed = budget(self.settings.web_max_streams, open_file_limit())
         self.sources = Sources(
             games=self.games,

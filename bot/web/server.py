@@ -14,7 +14,7 @@ Anything else, a wrong token, a number that is not plain ASCII digits (``inputs.
 a game in progress asked for as a replay, or a server that turned its links off: 404
 with the same page. Every answer carries the Content Security Policy and sends no
 referrer (the links are capabilities; ``answers.py``). Event streams are bounded in all
-and per client (``limits.py``).
+and per client (``limits.py``); a server's streams end when it turns its links off.
 """
 
 from __future__ import annotations
@@ -241,7 +241,8 @@ async def _game_event(sources: Sources, record: LiveGame, language: str) -> byte
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    """The live page's event stream: the game now, then again after every change.
+    """The live page's event stream: the game now, then again after every change, until
+    the game ends or its server turns its links off (``end``: the page stops following).
 
     A stream over a limit (``Sources.slots``) is refused before anything is read from
     the database, with a short answer; the refusals are logged as a summary."""
@@ -279,6 +280,9 @@ async def _stream(request: web.Request, sources: Sources, record: LiveGame) -> w
         await response.prepare(request)
         sent = -1
         while True:
+            if not await sources.links.enabled(record.guild_id):
+                await response.write(_event("end"))  # links turned off: the page stops
+                break
             if record.version != sent:
                 await response.write(await _game_event(sources, record, language))
                 sent = record.version

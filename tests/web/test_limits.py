@@ -3,7 +3,8 @@
 The pages alone (``WebCompanion`` on a SQLite database in memory, listening on a port the
 system picks), without Discord: the overall cap on event streams and the one per client
 (an IPv4 address, an IPv6 /64), refusals that read nothing and are logged as a summary,
-the same security headers on every error answer, numbers in URLs (Unicode digits).
+the same security headers on every error answer, numbers in URLs (Unicode digits), and
+the streams of a server that turns its links off, in this process and in another one.
 """
 
 from __future__ import annotations
@@ -27,8 +28,10 @@ from bot.games.live import LiveGame
 from bot.games.service import GameService
 from bot.settings import Settings
 from bot.storage import DatabaseUnavailable, Storage, open_database
+from bot.web import server
 from bot.web.answers import SECURITY_HEADERS
 from bot.web.companion import WebCompanion
+from bot.web.links import OFF_TTL
 from bot.web.server import GameSource
 from bot.web.standalone import PlaceholderNames
 from rules.game import GameOptions
@@ -260,6 +263,51 @@ async def test_every_error_answer_has_the_security_headers(site: Site) -> None:
             status, body, headers = await _get(url)
             assert status == expected, (url, error)
             assert _secured(headers) and "Traceback" not in body and "a bug" not in body
+
+
+# -- turning the links off --------------------------------------------------------------
+
+
+async def _first_event(response: aiohttp.ClientResponse) -> str:
+    async with asyncio.timeout(HANG_GUARD):
+        return (await response.content.readuntil(b"\n\n")).decode()
+
+
+async def _rest(response: aiohttp.ClientResponse) -> str:
+    """Everything the stream sends until it closes."""
+    async with asyncio.timeout(HANG_GUARD):
+        return (await response.content.read()).decode()
+
+
+async def test_turning_links_off_closes_the_open_streams(site: Site) -> None:
+    """Before: ``/schotten web links:off`` left the streams already open running."""
+    assert site.web.links is not None
+    async with aiohttp.ClientSession() as session, session.get(site.events) as response:
+        assert "event: game" in await _first_event(response)
+        await site.web.links.set_enabled(GUILD, False)
+        assert re.search(r"event: end", await _rest(response))
+    status, _, _ = await _get(site.events)
+    assert status == 404
+
+
+async def test_links_turned_off_by_another_process_close_this_ones_streams(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process (here a second set of pages on the same database, with its own
+    remembered choices) turns the links off: this process's streams close once their
+    game's feed reads the choice again, ``OFF_TTL`` after it last did (not only at the
+    stream's next keep-alive, put out of reach here)."""
+    monkeypatch.setattr(server, "KEEPALIVE", 3600.0)
+    other = await _companion(site.db, FakeClock())
+    try:
+        assert site.web.links is not None and other.links is not None
+        async with aiohttp.ClientSession() as session, session.get(site.events) as response:
+            assert "event: game" in await _first_event(response)
+            await other.links.set_enabled(GUILD, False)
+            site.clock.now += OFF_TTL + 1  # this process's remembered choice is out of date
+            assert "event: end" in await _rest(response)
+    finally:
+        await other.close()
 
 
 # -- out of descriptors -----------------------------------------------------------------
