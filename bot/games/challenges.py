@@ -10,7 +10,8 @@ Fair share: a member may have ``max_open`` challenges open, a channel ``max_chan
 both are counted in the database, so several processes agree, and a new challenge is
 counted and stored in one transaction holding the challenger's row and the channel's
 (``ChallengeStore.lock_channel``), so challenges sent at once, by one member or by many
-in one channel, are counted one after the other. After a challenge was declined or expired, its
+in one channel (two members challenging each other too), are counted one after the
+other. After a challenge was declined or expired, its
 challenger may challenge the same member again only ``rechallenge_cooldown`` seconds
 later, counted from the answer's time stored with the challenge (migration 9), so this
 too holds across processes. Each is a ``LimitReached`` saying when it frees, raised
@@ -30,7 +31,7 @@ from bot.games.errors import LimitReached, ServiceError, UserRef
 from bot.games.live import LiveGame
 from bot.games.matches import MatchService
 from bot.games.service import GameService
-from bot.storage import ChallengeRow, ChallengeStore, Repositories
+from bot.storage import ChallengeRow, ChallengeStore, PlayerStore, Repositories
 from rules.game import GameOptions
 
 log = logging.getLogger(__name__)
@@ -59,11 +60,14 @@ def _challenge(row: ChallengeRow) -> Challenge:
 
 
 class ChallengeStorage(Protocol):
-    """What the challenges need of the database: the challenges, and transactions (an
-    accepted challenge's game is inserted in the answer's)."""
+    """What the challenges need of the database: the challenges, the players (their
+    rows), and transactions (an accepted challenge's game is inserted in the answer's)."""
 
     @property
     def challenges(self) -> ChallengeStore: ...
+
+    @property
+    def players(self) -> PlayerStore: ...
 
     def transaction(self) -> AbstractAsyncContextManager[Repositories]: ...
 
@@ -107,14 +111,18 @@ class ChallengeService:
         if await self._playing_here(challenger_id, opponent_id, channel_id):
             raise ServiceError("challenge_existing", opponent=UserRef(opponent_id))
         now = self.clock()
-        # One transaction holding the challenger's row, then (with a channel limit) the
-        # channel's: two challenges of one member, or of many members in one channel,
-        # sent at once are counted one after the other. Always in this order (member,
-        # then channel), so two creators never wait for each other in a circle.
+        # Both members' rows first, committed: inside the transaction, adding a row that
+        # another member's open transaction is adding (two new members challenging each
+        # other at once) would make the two wait for each other.
+        await self.db.players.ensure_players((challenger_id, opponent_id), now)
+        # One transaction holding the challenger's row, then the channel's: two
+        # challenges of one member, or of members in one channel (the channel's limit,
+        # two members challenging each other), sent at once are counted one after the
+        # other. Always in this order (member, then channel), so that two creators never
+        # wait for each other in a circle.
         async with self.db.transaction() as tx:
             await tx.players.lock(challenger_id, now)
-            if self.max_channel:
-                await tx.challenges.lock_channel(channel_id, now)
+            await tx.challenges.lock_channel(channel_id, now)
             open_ = [
                 p for p in await tx.challenges.pending_challenges(user_id=challenger_id) if p.expires_at > now
             ]

@@ -148,6 +148,18 @@ def _challenge_in_channel(service: ChallengeService, member: int) -> Callable[[]
     )
 
 
+def _challenge(
+    service: ChallengeService, channel_id: int, challenger_id: int, opponent_id: int
+) -> Callable[[], Awaitable[Challenge]]:
+    return lambda: service.create(
+        guild_id=1,
+        channel_id=channel_id,
+        challenger_id=challenger_id,
+        opponent_id=opponent_id,
+        options=GameOptions(),
+    )
+
+
 async def _open_in_channel(db: Storage) -> int:
     return len([row for row in await db.challenges.pending_challenges() if row.channel_id == CHANNEL])
 
@@ -192,6 +204,39 @@ async def test_a_channels_limit_holds_across_connection_pools(postgres_database:
     finally:
         for database in databases:
             await database.close()
+
+
+async def test_two_members_challenging_each_other_at_once_make_one_challenge(
+    db: Storage, clock: FakeClock
+) -> None:
+    """Each holds only their own row: without the channel's, both challenges were stored
+    (two open challenges between the same two members in one channel)."""
+    games = GameService(db, clock=clock)
+    service = ChallengeService(db, games, MatchService(db, games), clock=clock, timeout=600)  # no limits
+    for trial in range(3):
+        a, b = 6000 + 10 * trial, 6001 + 10 * trial
+        calls = [_challenge(service, CHANNEL, x, y) for x, y in [(a, b), (b, a)] * 3]
+        sent, refused = await _all_at_once(calls)
+
+        assert len(sent) == 1, (trial, sent)
+        assert all(isinstance(e, ServiceError) and e.code == "challenge_pending" for e in refused), refused
+        assert len(await db.challenges.pending_challenges(user_id=a)) == 1
+
+
+async def test_members_challenging_each_other_in_two_channels_at_once_both_succeed(
+    db: Storage, clock: FakeClock
+) -> None:
+    """Each holds their own row and adds the other's as the opponent: that must not wait
+    for the other's transaction (on PostgreSQL it deadlocked)."""
+    games = GameService(db, clock=clock)
+    service = ChallengeService(db, games, MatchService(db, games), clock=clock, timeout=600)
+    await db.players.ensure_players(range(7000, 7020), clock())  # members seen before
+    for trial in range(5):
+        a, b = 7000 + 2 * trial, 7001 + 2 * trial
+        sent, failed = await _all_at_once(
+            [_challenge(service, CHANNEL, a, b), _challenge(service, CHANNEL + 1, b, a)]
+        )
+        assert failed == [] and len(sent) == 2, failed
 
 
 # -- a tournament's sign-up: many members at once ----------------------------------------
