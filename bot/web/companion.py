@@ -112,7 +112,9 @@ class WebCompanion:
 
     async def _start(self, port: int) -> None:
         links = self.links or await self.prepare()
-        feeds = Feeds(self.db.games.get_game, interval=self.poll_interval, allowed=links.enabled)
+        feeds = Feeds(
+            self.db.games.get_game, interval=self.poll_interval, allowed=links.enabled, failures=self.refusals
+        )
         links.turned_off.append(feeds.turned_off)
         allowed = budget(self.settings.web_max_streams, open_file_limit())
         self.sources = Sources(

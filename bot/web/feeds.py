@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
+import time
 from collections.abc import Awaitable, Callable
 
 from bot.games.errors import GameUnreadable
 from bot.games.live import LiveGame, from_row
 from bot.storage import GameRow
-
-log = logging.getLogger(__name__)
+from bot.web.limits import Refusals
 
 ReadRow = Callable[[int], Awaitable[GameRow | None]]  # the stored game; None: no such game
 Allowed = Callable[[int | None], Awaitable[bool]]  # whether a server's (None: DMs) pages show
@@ -44,10 +43,20 @@ class Feed:
 
 
 class Feeds:
-    def __init__(self, read_row: ReadRow, *, interval: float = 1.0, allowed: Allowed = _always) -> None:
+    def __init__(
+        self,
+        read_row: ReadRow,
+        *,
+        interval: float = 1.0,
+        allowed: Allowed = _always,
+        failures: Refusals | None = None,
+    ) -> None:
         self.read_row = read_row
         self.interval = interval
         self.allowed = allowed
+        # A failed poll is counted and logged as a summary (every watched game polls
+        # each ``interval``: one line each would flood the log while the database is away).
+        self.failures = failures or Refusals(time.monotonic)
         self._feeds: dict[int, Feed] = {}
 
     def __len__(self) -> int:
@@ -109,8 +118,8 @@ class Feeds:
                 feed.record = from_row(row)
             except GameUnreadable:
                 continue
-            except Exception:
-                log.exception("Web feed of game %d: cannot read it", feed.game_id)
+            except Exception as error:  # the database does not answer: tried again next poll
+                self.failures.count("live pages: a watched game could not be read", error)
                 continue
             for page in feed.pages:
                 page.set()

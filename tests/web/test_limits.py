@@ -265,6 +265,31 @@ async def test_every_error_answer_has_the_security_headers(site: Site) -> None:
             assert _secured(headers) and "Traceback" not in body and "a bug" not in body
 
 
+async def test_a_database_away_is_one_summary_not_a_line_per_poll(
+    site: Site, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every watched game's feed polls each second; before, each failed poll logged a
+    traceback of its own while the database was away."""
+    assert site.web.sources is not None
+    feeds = site.web.sources.feeds
+    polls = 0
+
+    async def unavailable(game_id: int) -> None:
+        nonlocal polls
+        polls += 1
+        raise DatabaseUnavailable("stopped")
+
+    feeds.read_row = unavailable
+    caplog.set_level(logging.INFO)
+    async with aiohttp.ClientSession() as session, session.get(site.events) as response:
+        assert response.status == 200
+        async with asyncio.timeout(HANG_GUARD):
+            while polls < 20:
+                await asyncio.sleep(0.01)
+    logged = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(logged) == 1 and "could not be read" in logged[0].getMessage(), logged
+
+
 # -- turning the links off --------------------------------------------------------------
 
 
