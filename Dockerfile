@@ -4,8 +4,11 @@
 # on the volume /data. compose.yaml runs two of these on PostgreSQL.
 #
 #   docker build -t schotten-totten-bot .
-#   docker run -e DISCORD_TOKEN=... -v schotten-data:/data schotten-totten-bot
+#   docker run -e DISCORD_TOKEN=... -v schotten-data:/data --ulimit nofile=8192:8192 schotten-totten-bot
 #   docker run --rm -v schotten-data:/data schotten-totten-bot python -m bot check
+#
+# The open-file limit is the container runtime's (--ulimit above, ulimits in compose.yaml):
+# the web pages keep to half of it (README.md, "Web pages").
 #
 # tests/test_compose.py runs these install and start steps on a read-only copy of the
 # source (it cannot run Docker) and checks compose.yaml against this file.

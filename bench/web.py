@@ -175,10 +175,15 @@ async def main(args: argparse.Namespace) -> int:
     )
     await play(service, live.id, rng, moves=10)
 
-    settings = Settings(web_port=0, public_url="http://127.0.0.1", web_secret="bench-secret-0123456789abcdef")
+    settings = Settings(
+        web_port=0,
+        public_url="http://127.0.0.1",
+        web_secret="bench-secret-0123456789abcdef",
+        web_max_streams=args.pages + 10,  # within half the open-file limit (ulimit -n)
+    )
     web = WebCompanion(
         settings, db, history=History(db.games, db.ratings), rankings=Rankings(db.ratings), names=Names(),
-        max_streams=args.pages + 10,
+        streams_per_address=args.pages + 10,
     )  # fmt: skip
     await web.start(port=0)
     service.listeners.append(web.on_commit)

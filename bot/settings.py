@@ -62,6 +62,7 @@ class Settings:
     log_format: str = "text"
     metrics_host: str = "127.0.0.1"
     metrics_port: int = 0
+    web_max_streams: int = 256  # open live pages (event streams) per process, from everyone
 
     @property
     def sharded(self) -> bool:
@@ -147,6 +148,7 @@ class Settings:
             web_port=cls.web_port if web_port is None else web_port,
             public_url=public_url,
             web_secret=web_secret,
+            web_max_streams=seconds("WEB_MAX_STREAMS", cls.web_max_streams, 1),
         )
         shard_count = _int("SHARD_COUNT", get("SHARD_COUNT"), minimum=1)
         shard_ids = _shard_ids(get("SHARD_IDS"), shard_count)

@@ -8,8 +8,10 @@ accepted with its game, or not at all.
 
 Fair share: a member may have ``max_open`` challenges open, a channel ``max_channel``;
 both are counted in the database, so several processes agree, and a new challenge is
-counted and stored in one transaction holding the challenger's row, so two sent at once
-are counted one after the other. After a challenge was declined or expired, its
+counted and stored in one transaction holding the challenger's row and the channel's
+(``ChallengeStore.lock_channel``), so challenges sent at once, by one member or by many
+in one channel (two members challenging each other too), are counted one after the
+other. After a challenge was declined or expired, its
 challenger may challenge the same member again only ``rechallenge_cooldown`` seconds
 later, counted from the answer's time stored with the challenge (migration 9), so this
 too holds across processes. Each is a ``LimitReached`` saying when it frees, raised
@@ -29,7 +31,7 @@ from bot.games.errors import LimitReached, ServiceError, UserRef
 from bot.games.live import LiveGame
 from bot.games.matches import MatchService
 from bot.games.service import GameService
-from bot.storage import ChallengeRow, ChallengeStore, DatabaseUnavailable, Repositories
+from bot.storage import ChallengeRow, ChallengeStore, DatabaseUnavailable, PlayerStore, Repositories
 from rules.game import GameOptions
 
 log = logging.getLogger(__name__)
@@ -58,11 +60,14 @@ def _challenge(row: ChallengeRow) -> Challenge:
 
 
 class ChallengeStorage(Protocol):
-    """What the challenges need of the database: the challenges, and transactions (an
-    accepted challenge's game is inserted in the answer's)."""
+    """What the challenges need of the database: the challenges, the players (their
+    rows), and transactions (an accepted challenge's game is inserted in the answer's)."""
 
     @property
     def challenges(self) -> ChallengeStore: ...
+
+    @property
+    def players(self) -> PlayerStore: ...
 
     def transaction(self) -> AbstractAsyncContextManager[Repositories]: ...
 
@@ -106,11 +111,18 @@ class ChallengeService:
         if await self._playing_here(challenger_id, opponent_id, channel_id):
             raise ServiceError("challenge_existing", opponent=UserRef(opponent_id))
         now = self.clock()
-        # One transaction holding the challenger's row: two challenges of one member at
-        # once are counted one after the other (the channel's limit, of many members, may
-        # still be passed by one or two challenges sent in the same instant).
+        # Both members' rows first, committed: inside the transaction, adding a row that
+        # another member's open transaction is adding (two new members challenging each
+        # other at once) would make the two wait for each other.
+        await self.db.players.ensure_players((challenger_id, opponent_id), now)
+        # One transaction holding the challenger's row, then the channel's: two
+        # challenges of one member, or of members in one channel (the channel's limit,
+        # two members challenging each other), sent at once are counted one after the
+        # other. Always in this order (member, then channel), so that two creators never
+        # wait for each other in a circle.
         async with self.db.transaction() as tx:
             await tx.players.lock(challenger_id, now)
+            await tx.challenges.lock_channel(channel_id, now)
             open_ = [
                 p for p in await tx.challenges.pending_challenges(user_id=challenger_id) if p.expires_at > now
             ]
@@ -123,7 +135,7 @@ class ChallengeService:
             for pending in open_:
                 if (pending.challenger_id, pending.opponent_id) == (challenger_id, opponent_id):
                     raise ServiceError("challenge_pending_elsewhere", opponent=UserRef(opponent_id))
-            await self._check_limits(challenger_id, opponent_id, channel_id, open_, now)
+            await self._check_limits(tx, challenger_id, opponent_id, channel_id, open_, now)
             row = await tx.challenges.create_challenge(
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -136,11 +148,18 @@ class ChallengeService:
         return _challenge(row)
 
     async def _check_limits(
-        self, challenger_id: int, opponent_id: int, channel_id: int, open_: list[ChallengeRow], now: float
+        self,
+        tx: Repositories,
+        challenger_id: int,
+        opponent_id: int,
+        channel_id: int,
+        open_: list[ChallengeRow],
+        now: float,
     ) -> None:
-        """``LimitReached`` if this challenge would be over one of the limits."""
+        """``LimitReached`` if this challenge would be over one of the limits, counted in
+        the creating transaction ``tx`` (which holds the rows that serialise them)."""
         if self.rechallenge_cooldown:
-            unanswered = await self.db.challenges.last_unanswered(challenger_id, opponent_id)
+            unanswered = await tx.challenges.last_unanswered(challenger_id, opponent_id)
             if unanswered is not None and now < unanswered + self.rechallenge_cooldown:
                 raise LimitReached(
                     "limit_rechallenge",
@@ -157,12 +176,7 @@ class ChallengeService:
                     until=math.ceil(min(p.expires_at for p in mine)),
                 )
         if self.max_channel:
-            # Every pending challenge, this channel's kept: bounded by the limits above.
-            here = [
-                p
-                for p in await self.db.challenges.pending_challenges()
-                if p.channel_id == channel_id and p.expires_at > now
-            ]
+            here = await tx.challenges.pending_in_channel(channel_id, now)
             if len(here) >= self.max_channel:
                 raise LimitReached(
                     "limit_channel_challenges",

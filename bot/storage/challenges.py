@@ -3,6 +3,8 @@
 A challenge's answer is a conditional update (``resolve_challenge``: only a pending
 challenge changes), so of two answers that race exactly one wins. Accepting inserts
 the game (``GameStore.insert_game``) and the match in the answer's transaction.
+``lock_channel`` holds a channel's row (migration 10) for a transaction that counts the
+channel's open challenges against a limit and then stores one.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from bot.storage.sql import MAX_INTEGER, Executor, challenge_row, ensure_players
 
 
 class ChallengeStore:
-    """The ``challenges`` and ``matches`` tables."""
+    """The ``challenges``, ``channel_locks`` and ``matches`` tables."""
 
     def __init__(self, db: Executor) -> None:
         self._db = db
@@ -54,6 +56,31 @@ class ChallengeStore:
             )
         assert row is not None
         return challenge_row(row)
+
+    async def lock_channel(self, channel_id: int, now: float) -> None:
+        """Hold the channel's row until the caller's transaction ends (call inside one).
+
+        Like ``PlayerStore.lock`` for a member: challenges of several members in one
+        channel, in one process or several, are counted one after the other. The upsert
+        takes the row lock on PostgreSQL (a second caller waits, then sees at READ
+        COMMITTED what the first committed); SQLite's ``BEGIN IMMEDIATE`` already runs
+        one writing transaction at a time."""
+        await self._db.execute(
+            "INSERT INTO channel_locks (channel_id, locked_at) VALUES ($1, $2)"
+            " ON CONFLICT (channel_id) DO UPDATE SET locked_at = excluded.locked_at",
+            channel_id,
+            now,
+        )
+
+    async def pending_in_channel(self, channel_id: int, now: float) -> list[ChallengeRow]:
+        """The channel's pending challenges not yet past their time, oldest first."""
+        rows = await self._db.all(
+            "SELECT * FROM challenges WHERE status = 'pending' AND channel_id = $1 AND expires_at > $2"
+            " ORDER BY id",
+            channel_id,
+            now,
+        )
+        return [challenge_row(row) for row in rows]
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
         if not 0 < challenge_id <= MAX_INTEGER:

@@ -68,9 +68,17 @@ def to_json(value: Any) -> str:
 
 
 async def ensure_players(db: Executor, user_ids: Iterable[int], now: float) -> None:
-    """A ``players`` row for each user (games, challenges and matches refer to them)."""
+    """A ``players`` row for each user (games, challenges and matches refer to them).
+
+    Only a missing row is inserted: on PostgreSQL, an insert that meets an existing key
+    waits for any open transaction that holds that row (``PlayerStore.lock``), so two
+    members each holding their own row while adding the other's (challenging each other
+    at once) would wait for each other in a circle."""
     await db.executemany(
-        "INSERT INTO players (user_id, created_at) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING",
+        "INSERT INTO players (user_id, created_at)"
+        " SELECT CAST($1 AS BIGINT), CAST($2 AS DOUBLE PRECISION)"
+        " WHERE NOT EXISTS (SELECT 1 FROM players WHERE user_id = $1)"
+        " ON CONFLICT (user_id) DO NOTHING",
         [(user_id, float(now)) for user_id in user_ids],
     )
 

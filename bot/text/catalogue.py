@@ -1177,6 +1177,8 @@ CATALOGUE.update(
         "web.in_play": "in play",
         "web.not_found": "Nothing here. The link may be wrong, or this page is not shown any more.",
         "web.too_many": "Too many pages are open from your address.",
+        "web.busy": "Too many live pages are open right now. Try again in a few minutes.",
+        "web.unavailable": "This page cannot be shown right now. Try again in a moment.",
         "web.link.watch": "Watch",
         "web.link.replay": "Replay",
         "web.link.ladder": "Ladder",

@@ -5,6 +5,11 @@ The server runs in tasks of its own: started from a fresh ``contextvars.Context`
 carries none of the bot's context (nothing of a command's language, and in tests not
 simcord's mark on the bot's work, which would make every simulated move wait for the
 open event streams).
+
+It shares the bot's process, so it is bounded (``limits.py``): ``WEB_MAX_STREAMS`` event
+streams in all, ``MAX_STREAMS_PER_ADDRESS`` per client, and its connections
+(``listener.py``, its own accept loop) to the streams and some for pages, never more
+than half the process's open-file limit.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -26,10 +32,13 @@ from bot.games.service import GameService
 from bot.pictures.cache import PictureCache
 from bot.settings import Settings
 from bot.storage import Storage
+from bot.web.answers import GuardedHandler
 from bot.web.feeds import Feeds
 from bot.web.health import Operations, install
+from bot.web.limits import MAX_STREAMS_PER_ADDRESS, Refusals, StreamSlots, budget, open_file_limit
 from bot.web.links import Links
-from bot.web.server import MAX_STREAMS_PER_ADDRESS, GameSource, NameSource, Sources, make_app
+from bot.web.listener import Listener
+from bot.web.server import GameSource, NameSource, Sources, make_app
 from bot.web.table import Hinter, Mover, Table, register
 from bot.web.tokens import Signer, load_secret
 
@@ -74,7 +83,8 @@ class WebCompanion:
         rankings: Rankings,
         names: NameSource,
         poll_interval: float = 1.0,
-        max_streams: int = MAX_STREAMS_PER_ADDRESS,
+        streams_per_address: int = MAX_STREAMS_PER_ADDRESS,
+        clock: Callable[[], float] = time.monotonic,
         operations: Operations | None = None,
         mover: Mover | None = None,
         hinter: Hinter | None = None,
@@ -87,13 +97,16 @@ class WebCompanion:
         self.rankings = rankings
         self.names = names
         self.poll_interval = poll_interval
-        self.max_streams = max_streams
+        self.streams_per_address = streams_per_address
+        self.clock = clock  # the links' cache and the refusals' summaries
+        self.refusals = Refusals(clock)
         # /healthz, /readyz, /metrics: served with the pages unless METRICS_PORT gives
         # them a port of their own (bot/web/operator.py).
         self.operations = operations
         self.links: Links | None = None
         self.sources: Sources | None = None
         self.app: web.Application | None = None
+        self.listener: Listener | None = None
         self._runner: web.AppRunner | None = None
         self.port: int | None = None  # the port listened on (WEB_PORT, or the one given for 0 in tests)
         if mover is None:
@@ -104,7 +117,7 @@ class WebCompanion:
 
     async def prepare(self) -> Links:
         secret = await load_secret(self.db.players, self.settings.web_secret)
-        self.links = Links(self.settings.public_url, Signer(secret), self.db.players)
+        self.links = Links(self.settings.public_url, Signer(secret), self.db.players, clock=self.clock)
         return self.links
 
     def on_commit(self, record: LiveGame) -> None:
@@ -118,7 +131,11 @@ class WebCompanion:
 
     async def _start(self, port: int) -> None:
         links = self.links or await self.prepare()
-        feeds = Feeds(self.db.games.get_game, interval=self.poll_interval)
+        feeds = Feeds(
+            self.db.games.get_game, interval=self.poll_interval, allowed=links.enabled, failures=self.refusals
+        )
+        links.turned_off.append(feeds.turned_off)
+        allowed = budget(self.settings.web_max_streams, open_file_limit())
         self.sources = Sources(
             games=self.games,
             history=self.history,
@@ -130,34 +147,41 @@ class WebCompanion:
             matches=self.db.challenges.get_match,
             links=links,
             feeds=feeds,
-            max_streams=self.max_streams,
+            slots=StreamSlots(self.refusals, total=allowed.streams, per_group=self.streams_per_address),
         )
         self.app = make_app(self.sources)
         if self.operations is not None:
-            streams = self.sources.streams
-            self.operations.streams = lambda: sum(streams.values())
+            slots = self.sources.slots
+            self.operations.streams = lambda: slots.open
             if not self.settings.metrics_port:
                 install(self.app, self.operations)
         register(self.app, self.table)
         runner = web.AppRunner(
-            self.app, handle_signals=False, access_log=None, shutdown_timeout=1.0, handler_cancellation=True
+            self.app, handle_signals=False, shutdown_timeout=1.0, handler_cancellation=True
         )
         await runner.setup()
-        site = web.TCPSite(runner, self.settings.web_host, port)
+        server, loop = runner.server, asyncio.get_running_loop()
+        assert server is not None  # set up above
+        listener = Listener(
+            lambda: GuardedHandler(server, loop=loop, refusals=self.refusals),
+            connections=lambda: len(server.connections),
+            max_connections=allowed.connections,
+            refusals=self.refusals,
+        )
         try:
-            await site.start()
+            self.port = await listener.start(self.settings.web_host, port)
         except BaseException:
+            listener.close()
             await runner.cleanup()
             raise
-        self._runner = runner
-        server = site._server
-        sockets = getattr(server, "sockets", None) or []
-        self.port = sockets[0].getsockname()[1] if sockets else port
+        self._runner, self.listener = runner, listener
         log.info(
-            "Web pages on http://%s:%d (links: %s)",
+            "Web pages on http://%s:%d (links: %s; at most %d connections, %d live pages)",
             self.settings.web_host,
             self.port,
             self.settings.public_url,
+            allowed.connections,
+            allowed.streams,
         )
 
     async def close(self) -> None:
@@ -165,6 +189,9 @@ class WebCompanion:
 
     async def _close(self) -> None:
         runner, self._runner = self._runner, None
+        listener, self.listener = self.listener, None
+        if listener is not None:
+            listener.close()
         sources = self.sources
         if sources is not None:
             await sources.feeds.close()

@@ -4,6 +4,7 @@ whether a server turned them off (``/schotten web``)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from bot.web.tokens import Meta, Signer
 
@@ -12,10 +13,18 @@ OFF_TTL = 10.0  # seconds a server's choice is remembered (another process may c
 
 
 class Links:
-    def __init__(self, public_url: str, signer: Signer, meta: Meta) -> None:
+    """The links, and each server's choice. ``turned_off``: called with a server's id
+    when this process turns its links off (the open pages close at once; those of other
+    processes once their feeds read the choice, within ``OFF_TTL``)."""
+
+    def __init__(
+        self, public_url: str, signer: Signer, meta: Meta, *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.public_url = public_url.rstrip("/")
         self.signer = signer
         self._meta = meta
+        self.clock = clock
+        self.turned_off: list[Callable[[int], None]] = []
         self._off: dict[int, tuple[bool, float]] = {}  # guild -> (off, when read)
 
     def watch(self, game_id: int) -> str:
@@ -35,7 +44,7 @@ class Links:
         """Whether links for ``guild_id``'s games (None: DMs, always) may be shown."""
         if guild_id is None:
             return True
-        now = time.monotonic()
+        now = self.clock()
         known = self._off.get(guild_id)
         if known is not None and now - known[1] < OFF_TTL:
             return not known[0]
@@ -45,4 +54,7 @@ class Links:
 
     async def set_enabled(self, guild_id: int, enabled: bool) -> None:
         await self._meta.set_meta(f"{OFF_META_KEY}{guild_id}", "0" if enabled else "1")
-        self._off[guild_id] = (not enabled, time.monotonic())
+        self._off[guild_id] = (not enabled, self.clock())
+        if not enabled:
+            for listener in self.turned_off:
+                listener(guild_id)

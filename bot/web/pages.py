@@ -57,7 +57,12 @@ def attrs(**values: str) -> str:
 
 
 def not_found() -> str:
-    return document(t("web.site"), f"<h1>{e(t('web.site'))}</h1><p>{e(t('web.not_found'))}</p>", page="none")
+    return message_page(t("web.not_found"))
+
+
+def message_page(text: str) -> str:
+    """A page that only says ``text`` (not found, unavailable)."""
+    return document(t("web.site"), f"<h1>{e(t('web.site'))}</h1><p>{e(text)}</p>", page="none")
 
 
 # ----------------------------------------------------------------------- live

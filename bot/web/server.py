@@ -10,16 +10,17 @@ Routes (``<token>``: ``bot.web.tokens``, for exactly that game or server):
   its tournaments (standings or bracket, and the latest round's pairings);
 * ``/static/``: the one script and style sheet.
 
-Anything else, a wrong token, a game in progress asked for as a replay, or a server that
-turned its links off: 404 with the same page. Every answer carries the Content Security
-Policy and sends no referrer (the links are capabilities).
+Anything else, a wrong token, a number that is not plain ASCII digits (``inputs.py``),
+a game in progress asked for as a replay, or a server that turned its links off: 404
+with the same page. Every answer carries the Content Security Policy and sends no
+referrer (the links are capabilities; ``answers.py``). Event streams are bounded in all
+and per client (``limits.py``); a server's streams end when it turns its links off.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import json
 import logging
 import time
@@ -35,7 +36,6 @@ from bot.archive.history import FinishedGame, History
 from bot.archive.record_file import export_game
 from bot.community.ratings import GLOBAL_SCOPE, guild_scope
 from bot.community.stats import Rankings
-from bot.games.errors import ServiceError
 from bot.games.live import LiveGame
 from bot.pictures.board import board_png
 from bot.pictures.cache import PictureCache, PictureKey
@@ -45,7 +45,10 @@ from bot.text.catalogue import t
 from bot.text.notation import card_text
 from bot.text.render import render_move, render_result
 from bot.web import pages
+from bot.web.answers import REFUSALS, SECURITY_HEADERS, NotFound, guarded
 from bot.web.feeds import Feeds
+from bot.web.inputs import address_of, number
+from bot.web.limits import Refusals, StreamSlots
 from bot.web.links import Links
 from bot.web.tokens import Kind, Signer
 from bot.web.tournaments import tournament_views
@@ -54,11 +57,8 @@ from rules.game import Game
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
-CSP = (
-    "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; "
-    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-)
-MAX_STREAMS_PER_ADDRESS = 8  # open live pages (event streams) from one address
+STEP_DIGITS = 6  # a replay's step: a game has fewer moves than this many digits write
+PAGE_DIGITS = 6  # a ladder's page
 KEEPALIVE = 15.0  # seconds between comments on an idle event stream (proxies close idle ones)
 LADDER_TTL = 5.0  # seconds a server's ladder is reused
 HISTORY_GAMES = 100  # the recent rated games a ladder's charts are drawn from
@@ -88,8 +88,7 @@ class Sources:
     feeds: Feeds
     tournaments: TournamentStore | None = None  # None: the ladder shows no tournaments
     matches: Callable[[int], Awaitable[MatchRow | None]] | None = None  # a knockout tie's match
-    max_streams: int = MAX_STREAMS_PER_ADDRESS
-    streams: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
+    slots: StreamSlots = field(default_factory=lambda: StreamSlots(Refusals(time.monotonic)))
     _payloads: OrderedDict[tuple[int, int, str], dict[str, Any]] = field(default_factory=OrderedDict)
     _events: OrderedDict[tuple[int, int, str], bytes] = field(default_factory=OrderedDict)
     _finished: OrderedDict[int, FinishedGame] = field(default_factory=OrderedDict)
@@ -103,44 +102,11 @@ class Sources:
 SOURCES = web.AppKey("sources", Sources)
 
 
-def language_of(request: web.Request) -> str:
-    """The viewer's language from Accept-Language (English, German or French)."""
-    best, best_q = i18n.ENGLISH, -1.0
-    for part in request.headers.get("Accept-Language", "").split(","):
-        tag, _, params = part.strip().partition(";")
-        q = 1.0
-        if params.strip().startswith("q="):
-            try:
-                q = float(params.strip()[2:])
-            except ValueError:
-                q = 0.0
-        language = tag.strip().replace("_", "-").split("-", 1)[0].lower()
-        if language in i18n.LANGUAGES and q > best_q:
-            best, best_q = language, q
-    return best
-
-
-def address_of(request: web.Request) -> str:
-    """The client's address; behind a reverse proxy on this machine (a loopback peer),
-    the last address it added to X-Forwarded-For."""
-    peer = request.remote or "?"
-    forwarded = request.headers.get("X-Forwarded-For")
-    if forwarded:
-        with contextlib.suppress(ValueError):
-            if ipaddress.ip_address(peer).is_loopback:
-                return forwarded.split(",")[-1].strip() or peer
-    return peer
-
-
-class NotFound(Exception):
-    """Answered with the 404 page."""
-
-
 def _id(request: web.Request, name: str) -> int:
-    text = request.match_info[name]
-    if not text.isdigit() or len(text) > 20:
+    found = number(request.match_info[name])
+    if found is None:
         raise NotFound
-    return int(text)
+    return found
 
 
 def _checked(request: web.Request, kind: Kind, name: str) -> int:
@@ -154,25 +120,6 @@ def _checked(request: web.Request, kind: Kind, name: str) -> int:
 async def _allowed(sources: Sources, guild_id: int | None) -> None:
     if not await sources.links.enabled(guild_id):
         raise NotFound
-
-
-@web.middleware
-async def headers_and_language(
-    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-) -> web.StreamResponse:
-    with i18n.use(language_of(request)):
-        try:
-            response = await handler(request)
-        except (NotFound, ServiceError, web.HTTPNotFound, web.HTTPMethodNotAllowed):
-            response = web.Response(text=pages.not_found(), content_type="text/html", status=404)
-    headers = response.headers
-    headers.setdefault("Content-Security-Policy", CSP)
-    headers.setdefault("Referrer-Policy", "no-referrer")
-    headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("X-Frame-Options", "DENY")
-    headers.setdefault("Cache-Control", "no-store")
-    headers.setdefault("Vary", "Accept-Language")
-    return response
 
 
 def _html(text: str) -> web.Response:
@@ -294,31 +241,48 @@ async def _game_event(sources: Sources, record: LiveGame, language: str) -> byte
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    """The live page's event stream: the game now, then again after every change."""
-    sources, record = await _live_record(request)
-    address = address_of(request)
-    if sources.streams[address] >= sources.max_streams:
-        return web.Response(text=t("web.too_many"), status=429)
-    sources.streams[address] += 1
+    """The live page's event stream: the game now, then again after every change, until
+    the game ends or its server turns its links off (``end``: the page stops following).
+
+    A stream over a limit (``Sources.slots``) is refused before anything is read from
+    the database, with a short answer; the refusals are logged as a summary."""
+    sources: Sources = request.app[SOURCES]
+    game_id = _checked(request, "watch", "game")
+    group = sources.slots.take(address_of(request))
+    if group is None:
+        too_many = sources.slots.open >= sources.slots.total
+        refusal = web.Response(text=t("web.busy" if too_many else "web.too_many"), status=429)
+        refusal.force_close()  # the connection goes too: a refused client holds nothing
+        return refusal
+    try:
+        record = await sources.games.get(game_id)
+        await _allowed(sources, record.guild_id)
+        return await _stream(request, sources, record)
+    finally:
+        sources.slots.give(group)
+
+
+async def _stream(request: web.Request, sources: Sources, record: LiveGame) -> web.StreamResponse:
     language = i18n.current()
     changed = sources.feeds.subscribe(record)
     watched = sources.feeds.record(record.id)
     if watched is not None and watched.version > record.version:
         record = watched
+    response = web.StreamResponse(
+        headers={
+            "Content-Type": "text/event-stream; charset=utf-8",
+            "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no",  # nginx: pass each event on at once
+            **SECURITY_HEADERS,
+        }
+    )
     try:
-        response = web.StreamResponse(
-            headers={
-                "Content-Type": "text/event-stream; charset=utf-8",
-                "Cache-Control": "no-store",
-                "X-Accel-Buffering": "no",  # nginx: pass each event on at once
-                "Content-Security-Policy": CSP,
-                "Referrer-Policy": "no-referrer",
-                "X-Content-Type-Options": "nosniff",
-            }
-        )
         await response.prepare(request)
         sent = -1
         while True:
+            if not await sources.links.enabled(record.guild_id):
+                await response.write(_event("end"))  # links turned off: the page stops
+                break
             if record.version != sent:
                 await response.write(await _game_event(sources, record, language))
                 sent = record.version
@@ -336,11 +300,13 @@ async def events(request: web.Request) -> web.StreamResponse:
         return response
     except ConnectionResetError:  # the page was closed: nothing to answer
         return web.Response(status=204)
+    except Exception as error:
+        if not response.prepared:
+            raise  # answered by the middleware
+        sources.slots.refusals.count("event streams: failed", error)  # the page reconnects
+        return response
     finally:
         sources.feeds.unsubscribe(record.id, changed)
-        sources.streams[address] -= 1
-        if sources.streams[address] <= 0:
-            del sources.streams[address]
 
 
 # --------------------------------------------------------------------- replay
@@ -365,10 +331,8 @@ async def _finished(request: web.Request) -> tuple[Sources, FinishedGame]:
 
 
 def _step_of(request: web.Request, steps: int, default: int) -> int:
-    text = request.query.get("step", "")
-    if not text.lstrip("-").isdigit() or len(text) > 6:
-        return default
-    return max(0, min(int(text), steps))
+    step = number(request.query.get("step"), digits=STEP_DIGITS)
+    return default if step is None else min(step, steps)
 
 
 def _game_at(finished: FinishedGame, step: int) -> Game:
@@ -428,10 +392,9 @@ async def replay(request: web.Request) -> web.StreamResponse:
 
 async def replay_board(request: web.Request) -> web.StreamResponse:
     sources, finished = await _finished(request)
-    text = request.match_info["step"]
-    if not text.isdigit() or int(text) > len(finished.moves):
+    step = number(request.match_info["step"], digits=STEP_DIGITS)
+    if step is None or step > len(finished.moves):
         raise NotFound
-    step = int(text)
     names = await sources.names.pair(finished.players, finished.guild_id)
     language = i18n.current()
     key = PictureKey(finished.id, step, 0, language, "board", ("replay", names))
@@ -459,8 +422,7 @@ async def ladder(request: web.Request) -> web.StreamResponse:
     sources: Sources = request.app[SOURCES]
     guild_id = _checked(request, "ladder", "guild")
     await _allowed(sources, guild_id)
-    page_text = request.query.get("page", "0")
-    page = int(page_text) if page_text.isdigit() and len(page_text) < 6 else 0
+    page = number(request.query.get("page"), digits=PAGE_DIGITS) or 0
     language = i18n.current()
     key = (guild_id, page, language)
     cached = sources._ladders.get(key)
@@ -539,8 +501,9 @@ async def _root(request: web.Request) -> web.StreamResponse:
 
 
 def make_app(sources: Sources) -> web.Application:
-    app = web.Application(middlewares=[headers_and_language], client_max_size=4096)
+    app = web.Application(middlewares=[guarded], client_max_size=4096)
     app[SOURCES] = sources
+    app[REFUSALS] = sources.slots.refusals
     app.router.add_get("/", _root)
     app.router.add_get("/static/{name}", _static)
     app.router.add_get("/watch/{game}/{token}", watch)

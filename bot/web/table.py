@@ -42,8 +42,10 @@ from bot.text import i18n
 from bot.text.catalogue import error_text, t
 from bot.text.render import describe_hint
 from bot.web import pages
+from bot.web.answers import SECURITY_HEADERS, NotFound
+from bot.web.inputs import address_of, number
 from bot.web.seat_state import move_data, seat_state, table_texts
-from bot.web.server import CSP, KEEPALIVE, SOURCES, STATIC, NotFound, Sources, address_of
+from bot.web.server import KEEPALIVE, SOURCES, STATIC, Sources
 from rules.ai import Hint
 from rules.errors import RulesError
 from rules.moves import Move, parse_move
@@ -136,10 +138,10 @@ class SeatRequest:
 
 
 def _number(request: web.Request, name: str) -> int:
-    text = request.match_info[name]
-    if not (text.isascii() and text.isdigit()) or len(text) > 20:
+    found = number(request.match_info[name])
+    if found is None:
         raise NotFound
-    return int(text)
+    return found
 
 
 async def _seat(request: web.Request) -> SeatRequest:
@@ -334,14 +336,20 @@ async def events(request: web.Request) -> web.StreamResponse:
     """The seat's event stream: its state now, then again after every change."""
     seat = await _seat(request)
     sources = seat.sources
-    address = address_of(request)
-    if sources.streams[address] >= sources.max_streams:
-        return web.Response(text=t("web.too_many"), status=429)
     if not seat.record.is_active:
         with i18n.use(await _language(seat)):
             return _gone(seat, as_json=True)
-    language = await _language(seat)
-    sources.streams[address] += 1
+    group = sources.slots.take(address_of(request))
+    if group is None:  # over a limit: refused at once, the connection closed (server.py)
+        too_many = sources.slots.open >= sources.slots.total
+        refusal = web.Response(text=t("web.busy" if too_many else "web.too_many"), status=429)
+        refusal.force_close()
+        return refusal
+    try:
+        language = await _language(seat)
+    except BaseException:
+        sources.slots.give(group)
+        raise
     record = seat.record
     changed = sources.feeds.subscribe(record)
     watched = sources.feeds.record(record.id)
@@ -353,9 +361,7 @@ async def events(request: web.Request) -> web.StreamResponse:
                 "Content-Type": "text/event-stream; charset=utf-8",
                 "Cache-Control": "no-store",
                 "X-Accel-Buffering": "no",
-                "Content-Security-Policy": CSP,
-                "Referrer-Policy": "no-referrer",
-                "X-Content-Type-Options": "nosniff",
+                **SECURITY_HEADERS,
             }
         )
         await response.prepare(request)
@@ -380,9 +386,7 @@ async def events(request: web.Request) -> web.StreamResponse:
         return web.Response(status=204)
     finally:
         sources.feeds.unsubscribe(record.id, changed)
-        sources.streams[address] -= 1
-        if sources.streams[address] <= 0:
-            del sources.streams[address]
+        sources.slots.give(group)
 
 
 async def static(request: web.Request) -> web.StreamResponse:

@@ -21,6 +21,7 @@ from tests.bot.conftest import ALICE, BOB, CAROL, FakeClock, play_randomly
 
 TABLES = [
     "board_styles",
+    "channel_locks",
     "challenges",
     "dm_status",
     "dm_tips",
@@ -107,6 +108,8 @@ async def fill(path: Path) -> dict[str, Any]:
             await db.tournaments.add_entrant(tournament.id, user_id, 1500.25, 11)
         await db.tournaments.add_pairing(tournament.id, 1, 1, BOB, CAROL, match_id=match.id)
         await db.tournaments.add_pairing(tournament.id, 1, 2, ALICE, None, winner_id=ALICE, done=True)
+        async with db.transaction() as tx:  # a challenge counted against its channel's limit
+            await tx.challenges.lock_channel(3, 12.5)
         # A publication a crash left pending: the new database's bot publishes it.
         await db.delivery.add_outbox(active.id, (await service.get(active.id)).version, "turn", now=9)
         actives = [row.id for row in await db.games.all_active_games()]

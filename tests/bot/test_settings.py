@@ -46,6 +46,7 @@ def test_env_example_lists_every_setting_with_its_default() -> None:
         "LOG_FORMAT": defaults.log_format,
         "METRICS_HOST": defaults.metrics_host,
         "METRICS_PORT": defaults.metrics_port,
+        "WEB_MAX_STREAMS": defaults.web_max_streams,
     }.items():
         assert f"\n# {name}={default}\n" in text
         assert f"\n{name}=" not in text

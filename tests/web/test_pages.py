@@ -149,7 +149,7 @@ async def test_event_streams_per_address_are_limited(simcord_env, simcord_bot):
     env, bot = simcord_env, simcord_bot
     _, channel, (alice, bob) = setup_members(env)
     game_id = await challenge_and_accept(env, channel, alice, bob)
-    bot.web.sources.max_streams = 2
+    bot.web.sources.slots.per_group = 2
     events = bot.web.links.watch(game_id) + "/events"
     import aiohttp
 
