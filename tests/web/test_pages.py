@@ -91,14 +91,13 @@ async def test_a_move_reaches_an_open_event_stream(simcord_env, simcord_bot):
         await response.content.readuntil(b"\n\n")  # the game as it is
         record = await bot.service.get(game_id)
         mover = alice if record.current_user == alice.id else bob
-        loop = asyncio.get_running_loop()
-        started = loop.time()
+        # The move completes with the stream open: were the bot's work to wait on the
+        # web server (which runs detached from it), simcord could not settle the move
+        # and would fail it. How long a move takes with pages open: bench/web.py.
         await dm_turn(mover, random.Random(1), game_id)
-        moved = loop.time() - started
-        async with asyncio.timeout(2):
+        async with asyncio.timeout(60):  # only against a hang: the event comes or not
             event = (await response.content.readuntil(b"\n\n")).decode()
         assert int(re.search(r'"version":(\d+)', event).group(1)) > version
-    assert moved < 2.0, f"a move took {moved:.2f} s with a live page open"
 
 
 async def test_forged_and_foreign_links_are_404(simcord_env, simcord_bot):
