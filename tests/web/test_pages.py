@@ -158,10 +158,15 @@ async def test_event_streams_per_address_are_limited(simcord_env, simcord_bot):
         assert [r.status for r in open_] == [200, 200] and third.status == 429
         for response in [*open_, third]:
             response.close()
-        await asyncio.sleep(0.2)
-        fourth = await session.get(events)
+        # The server frees a stream's place once it sees the client gone: ask until it
+        # has (however busy the machine), a bounded number of times.
+        for _ in range(100):
+            fourth = await session.get(events)
+            fourth.close()
+            if fourth.status != 429:
+                break
+            await asyncio.sleep(0.1)
         assert fourth.status == 200
-        fourth.close()
 
 
 async def test_pages_speak_the_viewers_language(simcord_env, simcord_bot):
