@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -295,9 +296,28 @@ def discord_now() -> float:
 # ---------------------------------------------------------------------- the pool
 
 
-async def test_a_killed_worker_restarts_the_pool_once_and_every_job_completes(caplog):
+def hold(started: str, release: str) -> None:
+    """A job for the worker process: say it runs (the file ``started``), then wait for
+    the file ``release`` (two minutes at most)."""
+    Path(started).touch()
+    for _ in range(12_000):
+        if Path(release).exists():
+            return
+        time.sleep(0.01)
+
+
+async def wait_for_file(path: Path) -> None:
+    for _ in range(12_000):  # two minutes at most
+        if path.exists():
+            return
+        await asyncio.to_thread(time.sleep, 0.01)
+    raise AssertionError(f"{path} never came")
+
+
+async def test_a_killed_worker_restarts_the_pool_once_and_every_job_completes(caplog, tmp_path):
     """The production pool (AI_WORKERS=1): the worker process is killed while it runs a
     job and 10 more wait; one new pool, one warning, every job done, the AI plays on."""
+    started, release = tmp_path / "started", tmp_path / "release"
     async with running(Settings(ai_workers=1), settle_timeout=120.0) as (env, bot):
         (alice,), (room,) = server(env, 1)
         game_id = await practice(alice, room)  # starts the pool (the AI may move first)
@@ -305,14 +325,16 @@ async def test_a_killed_worker_restarts_the_pool_once_and_every_job_completes(ca
         executor = bot.opponent.executor
         assert isinstance(executor, ProcessPoolExecutor)
         await asyncio.get_running_loop().run_in_executor(executor, int)  # the worker is up
-        jobs = [asyncio.ensure_future(scheduler.run(alice.id, partial(time.sleep, 1.0)))]
+        jobs = [asyncio.ensure_future(scheduler.run(alice.id, partial(hold, str(started), str(release))))]
         jobs += [asyncio.ensure_future(scheduler.run(alice.id, partial(pow, 2, i))) for i in range(10)]
-        await asyncio.to_thread(time.sleep, 0.3)  # the sleep is running in the worker
+        await wait_for_file(started)  # the job runs in the worker, and goes on until released
         assert scheduler.running == 1 and scheduler.waiting(alice.id) == 10
         workers = list(executor._processes.values())  # type: ignore[attr-defined]
         assert len(workers) == 1
         with caplog.at_level(logging.WARNING):
             workers[0].kill()
+            await asyncio.to_thread(workers[0].join)
+            release.touch()  # for the job run again in the new pool
             results = await asyncio.wait_for(asyncio.gather(*jobs), timeout=90)
         assert results == [None] + [2**i for i in range(10)]
         assert scheduler.restarts == 1 and scheduler.generation == 1
