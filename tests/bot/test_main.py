@@ -12,7 +12,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 import tomllib
 from pathlib import Path
 
@@ -23,13 +22,17 @@ import bot.cli.main as entry
 from bot.app import SchottenBot
 from bot.cli.main import configure_logging
 from bot.storage import Database, latest_version
+from tests.ports import free_port
 
 HERE = Path(__file__).resolve().parent
 
 
 def environment(**values: str) -> dict[str, str]:
+    """This process's environment without the bot's settings, and ``values``. A bot
+    started with it serves its web pages on a free port, never on WEB_PORT's default."""
     unset = {"DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH", "DATABASE_URL"}
     env = {k: v for k, v in os.environ.items() if k not in unset}
+    env["WEB_PORT"] = str(free_port())
     env.update(values)
     return env
 
@@ -190,8 +193,10 @@ def start_and_stop(tmp_path: Path, **settings: str) -> str:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_start_up_log_has_no_voice_warnings_and_no_colour_codes_in_a_pipe(tmp_path: Path) -> None:
-    stderr = start_and_stop(tmp_path)
+    port = free_port()
+    stderr = start_and_stop(tmp_path, WEB_PORT=str(port))
     assert "Database" in stderr and "opened" in stderr  # the log is there
+    assert f"Web pages on http://127.0.0.1:{port} " in stderr  # on the port it was given
     assert "PyNaCl" not in stderr and "davey" not in stderr  # the bot uses no voice
     assert "WARNING" not in stderr
     assert "\x1b[" not in stderr  # stderr is a pipe here, not a terminal
@@ -410,7 +415,8 @@ def test_sharded_bot_stops_on_a_signal_while_the_gateway_fails(
     tmp_path: Path, signum: signal.Signals
 ) -> None:
     # discord.py retries a shard's connection every 5 s, even after close(): the signal
-    # must still end the process, quickly and without a traceback.
+    # must still end the process, at once (Discord's close completes: no CLOSE_TIMEOUT,
+    # no further attempt to connect) and without a traceback.
     proc = start_against_unreachable_gateway(tmp_path, SHARD_COUNT="2", SHARD_IDS="0,1")
     lines: list[str] = []
     try:
@@ -422,19 +428,19 @@ def test_sharded_bot_stops_on_a_signal_while_the_gateway_fails(
         else:
             pytest.fail("".join(lines))
         proc.send_signal(signum)
-        started = time.monotonic()
-        rest, _ = proc.communicate(timeout=30)
-        elapsed = time.monotonic() - started
+        rest, _ = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
     output = "".join(lines) + rest
-    assert elapsed < 10, output
     assert proc.returncode == 0, output
     assert "Traceback" not in output
     assert f"Received {signum.name}" in output and "Stopped" in output
     assert "Cannot connect to host" in output  # the failure is logged, on one line
+    after_signal = output.split(f"Received {signum.name}", 1)[1]
+    assert "Closing Discord took over" not in after_signal, output  # close() did not hang
+    assert "Failed to connect" not in after_signal, output  # and no retry came after it
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
@@ -444,7 +450,7 @@ def test_unsharded_bot_stops_on_a_signal_or_by_itself_when_the_gateway_fails(tmp
         assert proc.stdout is not None
         assert "starting the bot" in proc.stdout.readline()  # the version's line first
         assert proc.stdout.readline().endswith("opened\n")
-        output, _ = proc.communicate(timeout=10)
+        output, _ = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -464,7 +470,7 @@ def test_unsharded_bot_stops_on_a_signal_or_by_itself_when_the_gateway_fails(tmp
             if line == "ready\n":
                 break
         proc.send_signal(signal.SIGTERM)
-        rest, _ = proc.communicate(timeout=10)
+        rest, _ = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()

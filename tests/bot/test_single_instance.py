@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Database, DatabaseInUse
+from tests.ports import free_port
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -33,6 +34,7 @@ asyncio.run(main(sys.argv[1]))
 
 def environment(**values: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "DEV_GUILD"))}
+    env["WEB_PORT"] = str(free_port())  # a bot started with it: its web pages, not on 8080
     env.update(values)
     return env
 

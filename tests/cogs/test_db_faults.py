@@ -5,16 +5,17 @@ The bot runs on PostgreSQL through ``tests/faultproxy.py``, which stops the data
 ``tests/bot/test_db_timeouts.py``, see the note at the test. Under the fault the usual
 interactions (``/schotten rules``, ``hand``, ``board``, ``games``, a typed ``play``,
 a button click, and a member the process has never seen) must be acknowledged within
-3 s of wall time, measured from the moment the test sends the interaction to the bot's first response to it
-(simcord records no timings; :class:`AckClock` takes them in its backend), and the
-reply says the database is unreachable. Once the fault heals, everything works again.
+3 s, from the moment the test sends the interaction to the bot's first response to it,
+on simcord's clock (:class:`AckClock`): every timer the bot waits on before it answers
+counts (a database timeout, a pause before a retry), the machine's speed does not
+(``bench/db_faults.py`` measures the wall time). The reply says the database is
+unreachable. Once the fault heals, everything works again.
 
 SQLite's disk full: ``tests/cogs/test_disk_full.py``.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -33,26 +34,39 @@ UNREACHABLE = t("error.database_unavailable")
 
 
 class AckClock:
-    """When the bot first answered each interaction (any kind of response), by its id."""
+    """When the bot first answered each interaction (any kind of response), by its id,
+    on simcord's clock: it moves on only when a timer of the bot's fires (or the test
+    advances it), so it counts what the bot waited for, never how busy the machine is.
+    ``charge`` adds what a slowed database costs (``test_db_deadlines.slow_database``
+    charges each statement when it starts). simcord records no timings: this takes them
+    in its backend."""
 
     KINDS = ("respond_with_message", "defer", "defer_update", "update_source", "show_modal")
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, env: Any, monkeypatch: pytest.MonkeyPatch) -> None:
         from simcord.backend.models.interaction import Interaction as Record
 
+        self.env = env
+        self.charged = 0.0
         self.first: dict[int, float] = {}
         for name in self.KINDS:
             original = getattr(Record, name)
 
             def wrapped(record: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
-                self.first.setdefault(record.id, time.perf_counter())
+                self.first.setdefault(record.id, self.now())
                 return _original(record, *args, **kwargs)
 
             monkeypatch.setattr(Record, name, wrapped)
 
+    def now(self) -> float:
+        return float(self.env.now().timestamp()) + self.charged
+
+    def charge(self, seconds: float) -> None:
+        self.charged += seconds
+
     async def timed(self, action: Any) -> tuple[Any, float]:
         """The interaction's result and the seconds until its first response."""
-        start = time.perf_counter()
+        start = self.now()
         result = await action
         answered = self.first.get(result._interaction.id)
         return result, (float("inf") if answered is None else answered - start)
@@ -64,8 +78,8 @@ def text_of(result: Any) -> str:
 
 
 @pytest.fixture
-def ack_clock(monkeypatch: pytest.MonkeyPatch) -> AckClock:
-    return AckClock(monkeypatch)
+def ack_clock(simcord_env: Any, monkeypatch: pytest.MonkeyPatch) -> AckClock:
+    return AckClock(simcord_env, monkeypatch)
 
 
 @pytest.fixture

@@ -29,6 +29,7 @@ from bot.app import create_bot
 from bot.storage import Database, DatabaseRegressed, backup
 from bot.storage.mark import mark_path, read_mark
 from tests.cogs.helpers import challenge_and_accept, dm_message, hand_in, setup_members
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKE_START = ROOT / "tests" / "bot" / "fake_discord_start.py"
@@ -38,6 +39,7 @@ def environment(**values: str) -> dict[str, str]:
     unset = {"DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH", "DATABASE_URL"}
     env = {k: v for k, v in os.environ.items() if k not in unset}
     env["PYTHONPATH"] = str(ROOT)
+    env["WEB_PORT"] = str(free_port())  # should the bot start after all: not on 8080
     env.update(values)
     return env
 

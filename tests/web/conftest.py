@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import socket
 from collections.abc import AsyncIterator
 
 import pytest_asyncio
 
 from bot.app import SchottenBot, create_bot
 from bot.settings import Settings
+from tests.ports import free_port
 
 SECRET = "test-secret-for-the-web-pages-0123456789"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest_asyncio.fixture

@@ -23,8 +23,8 @@ async def get(url: str, **headers: str) -> tuple[int, bytes, Any]:
         return response.status, await response.read(), response.headers
 
 
-async def first_event(url: str, timeout: float = 5.0) -> str:
-    """The first event of an event stream, as text."""
+async def first_event(url: str, timeout: float = 60.0) -> str:
+    """The first event of an event stream, as text (``timeout``: only against a hang)."""
     async with aiohttp.ClientSession() as session, session.get(url) as response:
         assert response.status == 200, response.status
         text = b""

@@ -20,7 +20,8 @@ from bot.settings import Settings
 from bot.storage import open_database
 from bot.web import standalone
 from tests.cogs.helpers import challenge_and_accept, dm_turn, setup_members
-from tests.web.conftest import SECRET, free_port
+from tests.ports import free_port
+from tests.web.conftest import SECRET
 from tests.web.helpers import base, get
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ import pytest_asyncio
 
 from bot.app import SchottenBot, create_bot
 from bot.settings import Settings
-from tests.web.conftest import free_port
+from tests.ports import free_port
 from tests.web.helpers import get
 
 

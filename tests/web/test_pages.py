@@ -91,14 +91,13 @@ async def test_a_move_reaches_an_open_event_stream(simcord_env, simcord_bot):
         await response.content.readuntil(b"\n\n")  # the game as it is
         record = await bot.service.get(game_id)
         mover = alice if record.current_user == alice.id else bob
-        loop = asyncio.get_running_loop()
-        started = loop.time()
+        # The move completes with the stream open: were the bot's work to wait on the
+        # web server (which runs detached from it), simcord could not settle the move
+        # and would fail it. How long a move takes with pages open: bench/web.py.
         await dm_turn(mover, random.Random(1), game_id)
-        moved = loop.time() - started
-        async with asyncio.timeout(2):
+        async with asyncio.timeout(60):  # only against a hang: the event comes or not
             event = (await response.content.readuntil(b"\n\n")).decode()
         assert int(re.search(r'"version":(\d+)', event).group(1)) > version
-    assert moved < 2.0, f"a move took {moved:.2f} s with a live page open"
 
 
 async def test_forged_and_foreign_links_are_404(simcord_env, simcord_bot):
@@ -159,10 +158,15 @@ async def test_event_streams_per_address_are_limited(simcord_env, simcord_bot):
         assert [r.status for r in open_] == [200, 200] and third.status == 429
         for response in [*open_, third]:
             response.close()
-        await asyncio.sleep(0.2)
-        fourth = await session.get(events)
+        # The server frees a stream's place once it sees the client gone: ask until it
+        # has (however busy the machine), a bounded number of times.
+        for _ in range(100):
+            fourth = await session.get(events)
+            fourth.close()
+            if fourth.status != 429:
+                break
+            await asyncio.sleep(0.1)
         assert fourth.status == 200
-        fourth.close()
 
 
 async def test_pages_speak_the_viewers_language(simcord_env, simcord_bot):

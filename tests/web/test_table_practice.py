@@ -17,8 +17,9 @@ from playwright.async_api import expect
 from bot.app import SchottenBot, create_bot
 from bot.settings import Settings
 from tests.cogs.helpers import setup_members
+from tests.ports import free_port
 from tests.web.browser import browser
-from tests.web.conftest import SECRET, free_port
+from tests.web.conftest import SECRET
 from tests.web.table_player import WAIT, button, open_seat, shows, table_step
 
 __all__ = ["browser"]  # the fixture
