@@ -102,23 +102,44 @@ def _coverage(path: str, index: int) -> frozenset[int]:
         return frozenset(font.getBestCmap())
 
 
+def _locate(font: SystemFont, bold: bool) -> tuple[str, int] | None:
+    located = _fc_match(font.family, bold)
+    if located is None:
+        path = font.bold if bold else font.regular
+        located = (path, font.index) if Path(path).is_file() else None
+    return located
+
+
+@cache
+def _family_chars(font: SystemFont) -> frozenset[int] | None:
+    """The characters of a family, read once from its regular face (Noto's bold faces
+    have the same ones; a CJK font's table takes half a second to read)."""
+    located = _locate(font, False) or _locate(font, True)
+    if located is None:
+        return None
+    try:
+        return _coverage(*located)
+    except Exception:  # an unreadable font is as good as a missing one
+        return None
+
+
 @cache
 def faces(bold: bool) -> tuple[Face, ...]:
     """The system fonts found, in the order they are tried after the shipped one."""
     found: list[Face] = []
     for font in SYSTEM_FONTS:
-        located = _fc_match(font.family, bold)
-        if located is None:
-            path = font.bold if bold else font.regular
-            located = (path, font.index) if Path(path).is_file() else None
-        if located is None:
-            continue
-        try:
-            chars = _coverage(*located)
-        except Exception:  # an unreadable font is as good as a missing one
-            continue
-        found.append(Face(font, located[0], located[1], chars))
+        located = _locate(font, bold)
+        chars = _family_chars(font) if located is not None else None
+        if located is not None and chars is not None:
+            found.append(Face(font, located[0], located[1], chars))
     return tuple(found)
+
+
+def warm() -> None:
+    """Find the fonts and read their characters now (about a second), not while the
+    first name in another script waits for its picture."""
+    faces(False)
+    faces(True)
 
 
 def missing_fonts() -> list[str]:
