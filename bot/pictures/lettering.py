@@ -148,6 +148,17 @@ def missing_fonts() -> list[str]:
     return [font.family for font in SYSTEM_FONTS if font.family not in have]
 
 
+def describe() -> str:
+    """One line for ``python -m bot check``: which fonts the pictures found."""
+    missing = missing_fonts()
+    shaping = "" if RAQM else "; right-to-left names unshaped (no raqm: apt-get install libraqm0)"
+    if not missing:
+        return f"pictures: fonts for names in every script found{shaping}"
+    return (
+        f"pictures: no {', '.join(missing)}: such names show as codes like [1F409] ({INSTALL_HINT}){shaping}"
+    )
+
+
 # ------------------------------------------------------------------ runs
 
 

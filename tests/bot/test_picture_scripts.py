@@ -156,6 +156,14 @@ def test_without_the_fonts_a_stand_in_tells_names_apart(
     assert differ(top_bar(("Alice", "Sam 🐉")), top_bar(("Alice", "Sam 🐍")))
 
 
+def test_check_says_which_fonts_are_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lettering, "faces", lambda bold: ())
+    line = lettering.describe()
+    assert "Noto Sans CJK JP" in line and "[1F409]" in line and "fonts-noto-cjk" in line
+    monkeypatch.setattr(lettering, "RAQM", False)
+    assert "libraqm0" in lettering.describe()
+
+
 def test_the_stand_in_is_stable_and_short() -> None:
     assert lettering.placeholder("🐉") == "[1F409]"
     assert lettering.placeholder("🐉\ufe0f") == "[1F409]"  # a variation selector is no character of its own
