@@ -9,6 +9,7 @@ The tests that draw with the system fonts skip with a hint without them, except 
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -16,6 +17,7 @@ from PIL import Image, ImageChops
 
 from bot.pictures import board, lettering, samples, theme
 from bot.pictures.board import draw_board
+from bot.pictures.cache import PictureCache, PictureKey
 
 NAMES = {
     "arabic": "مريم أحمد",
@@ -172,3 +174,16 @@ def test_the_stand_in_is_stable_and_short() -> None:
     assert lettering.placeholder("🐉\ufe0f") == "[1F409]"  # a variation selector is no character of its own
     long = lettering.placeholder("王小明")
     assert long == lettering.placeholder("王小明") != lettering.placeholder("王小朋") and len(long) == 7
+
+
+async def test_the_picture_pool_reads_the_fonts_before_the_first_picture(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    order: list[str] = []
+    monkeypatch.setattr(lettering, "warm", lambda: order.append(f"warm {threading.get_ident()}"))
+    pictures = PictureCache()
+    try:
+        await pictures.get(PictureKey(1, 1, 0, "en", "board"), lambda: order.append("render") or b"png")
+    finally:
+        pictures.close()
+    assert order[1] == "render" and order[0] != f"warm {threading.get_ident()}"  # first, off the loop
