@@ -25,6 +25,13 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 COPY requirements/run.txt /tmp/run.txt
 COPY --from=build /wheels /wheels
+# The pictures' fonts for names in Arabic, Hebrew, Chinese, Japanese, Korean and emoji
+# (bot/pictures/lettering.py), fontconfig to find them, and libraqm0 (with FriBiDi, which
+# Pillow's raqm layout loads) to shape right-to-left names.
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        fontconfig fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji libraqm0 \
+    && rm -rf /var/lib/apt/lists/*
 RUN pip install --no-cache-dir --require-hashes -r /tmp/run.txt \
     && pip install --no-cache-dir --no-deps /wheels/*.whl \
     && rm -rf /wheels /tmp/run.txt \

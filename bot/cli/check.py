@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
+from bot.pictures import lettering
 from bot.settings import Settings
 from bot.storage import Database, ForeignDatabase, MigrationError, StorageError, latest_version
 from bot.storage.mark import verify as verify_mark
@@ -115,6 +116,7 @@ def check(settings: Settings, out: TextIO) -> int:
     """Print what a start would do; 0 if the database is usable, 1 if not."""
     for line in describe_settings(settings):
         print(line, file=out)
+    print(lettering.describe(), file=out)
     if settings.database_url:
         ok, text = asyncio.run(_check_postgres(settings.database_url))
     else:

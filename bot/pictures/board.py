@@ -5,20 +5,26 @@ cannot reach the pixels. It is the text board (:func:`bot.text.render.render_boa
 drawn: the same orientation (``bottom`` below the stones), the same card notation in the
 current language, the same catalogue texts.
 
-Layout, 800 pixels wide (about 600 high; 3 card slots a side, 4 once
+Layout, 800 pixels wide (about 750 high; 3 card slots a side, 4 once
 a stone has Mud)::
 
-    [ Bob            to play      6 cards in hand · 1 stone ]   the top player's bar
+    [ Bob  (to play)                                     ]   the top player's bar
+    [ 6 cards in hand · 1 stone                          ]
       card slots of the top player, the first played nearest the stones
-      (1) (2) (3) ...  the stones; a claimed one is white, moved towards its owner
+      (1) (2) (3) ...  the stones
       card slots of the bottom player
-    [ Alice                       5 cards in hand · 2 stones ]
+    [ Alice                                              ]
+    [ 5 cards in hand · 2 stones                         ]
     Game #12: Schotten-Totten · Deck: 38
     ■ Last: Bob played B3 at 3                 (the same cyan marks it on the board)
 
-The player to play has a gold bar. A stone's Mud or Fog tints its column and is named on
-the stone; the cards of a stone's loser are dimmed. Everything the last turn did (a card
-played, a stone claimed, a terrain placed) is outlined in cyan.
+Legible in a channel: shown 400 pixels wide (Discord's preview) every text is at least
+12 pixels tall (:func:`bot.pictures.theme.smallest_text`: 24 here). The player to play
+has a gold bar. A claimed stone is white with a gold ring, a gold check and a gold
+arrow pointing at its owner, and its owner's cards there are framed in gold (shape,
+not colour alone); its loser's cards are dimmed. A stone's Mud or Fog tints its column
+and is named on the stone. Everything the last turn did (a card played, a stone claimed,
+a terrain placed) is outlined in cyan.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from functools import partial
 
 from PIL import Image, ImageDraw
 
-from bot.pictures import theme
+from bot.pictures import lettering, theme
 from bot.pictures.theme import RGB
 from bot.text import i18n
 from bot.text.catalogue import t
@@ -40,20 +46,22 @@ from rules.rulesets import get_ruleset
 from rules.view import PublicView, StoneView
 
 WIDTH = 800
+SMALLEST = theme.smallest_text(WIDTH)  # 24: 12 pixels at 400 wide
 MARGIN = 13  # left and right of the nine columns
 COLUMN = 86  # one stone's column
 CARD_W = 78
 CARD_H = 46
 PITCH = 51  # from one card slot to the next
 CARD_SIZE = 30  # the card label's font size
-BAR_H = 50
-STONE_ROW = 92
-STONE_W = 60
-STONE_H = 38
-CLAIM_SHIFT = 12  # a claimed stone moves this far towards its owner
-BADGE_H = 17
-INFO_SIZE = 21
-LINE_H = 28
+BAR_H = 84  # two lines: the name (and "to play"), the counts
+NAME_SIZE = 28
+STONE_ROW = 128  # Fog's badge, the stone, Mud's badge
+STONE_W = 62
+STONE_H = 44
+BADGE_H = 30
+ARROW = 12  # how far a claimed stone's arrow reaches towards its owner
+INFO_SIZE = SMALLEST
+LINE_H = 32
 GAP = 8
 
 
@@ -121,7 +129,7 @@ def draw_board(
     :func:`bot.text.render.render_result`). Texts are in the current language."""
     if not isinstance(public, PublicView):  # the guarantee is the type: refuse anything else
         raise TypeError(f"draw_board takes a PublicView, not {type(public).__name__}")
-    names = [theme.printable(name) for name in names]
+    names = [theme.clean(name) for name in names]
     top = 1 - bottom
     slots = (
         4
@@ -129,7 +137,8 @@ def draw_board(
         else 3
     )
     side_h = slots * PITCH + 10
-    info = _info_lines(public, names, game_id, you)
+    # In the sentences under the board each name keeps its own direction.
+    info = _info_lines(public, [lettering.isolate(name) for name in names], game_id, you)
     info_lines = [
         (line, wrapped)
         for line in info
@@ -159,9 +168,9 @@ def draw_board(
     for line, text in info_lines:
         x = MARGIN
         if line.marker is not None and id(line) not in shown:
-            draw.rounded_rectangle((x, y + 6, x + 14, y + 20), radius=3, outline=line.marker, width=3)
+            draw.rounded_rectangle((x, y + 8, x + 16, y + 24), radius=3, outline=line.marker, width=3)
         shown.add(id(line))
-        draw.text((x + 24, y), text, font=theme.font(INFO_SIZE, bold=line.bold), fill=line.colour)
+        theme.paste_text(image, (x + 24, y + LINE_H / 2), text, INFO_SIZE, line.colour, bold=line.bold)
         y += LINE_H
     return image
 
@@ -197,28 +206,26 @@ def _bar(
         draw.rounded_rectangle(box, radius=10, fill=theme.TURN_PANEL, outline=theme.GOLD, width=3)
     else:
         draw.rounded_rectangle(box, radius=10, fill=theme.PANEL)
-    middle = y + BAR_H // 2
+    first = y + 3 + (BAR_H - 6) // 4  # the middle of each line
+    second = y + 3 + 3 * (BAR_H - 6) // 4
     x = MARGIN + 6
-    name = theme.fit(names[player], 26, 300, bold=True)
-    theme.paste_text(image, (x, middle), name, 26, theme.TEXT, bold=True)
-    x += int(theme.font(26, bold=True).getlength(name)) + 12
+    room = WIDTH - 2 * MARGIN - 12
     pill = t("picture.to_play") if current else t("picture.winner") if won else None
+    pill_width = theme.measure(pill, SMALLEST, bold=True) + 20 if pill is not None else 0
+    name = theme.fit(names[player], NAME_SIZE, room - pill_width - 12, bold=True)
+    theme.paste_text(image, (x, first), name, NAME_SIZE, theme.TEXT, bold=True)
+    x += theme.measure(name, NAME_SIZE, bold=True) + 12
     if pill is not None:
-        pill_font = theme.font(18, bold=True)
-        width = int(pill_font.getlength(pill)) + 18
-        draw.rounded_rectangle((x, middle - 13, x + width, middle + 13), radius=13, fill=theme.GOLD)
-        theme.paste_text(image, (x + 9, middle), pill, 18, theme.DARK_TEXT, bold=True)
-        x += width + 12
+        half = (SMALLEST + 8) // 2
+        draw.rounded_rectangle((x, first - half, x + pill_width, first + half), radius=half, fill=theme.GOLD)
+        theme.paste_text(image, (x + 10, first), pill, SMALLEST, theme.DARK_TEXT, bold=True)
     owned = sum(1 for stone in public.stones if stone.owner == player)
     counts = [t("picture.cards", n=public.hand_sizes[player])]
     if public.options.tactics:
         counts.append(t("picture.tactics", n=public.tactics_played[player]))
     counts.append(t("picture.stones", n=owned))
-    text = " · ".join(counts)
-    room = WIDTH - MARGIN - 6 - x
-    size = theme.fitting_size(text, 19, room, smallest=13)
-    text = theme.fit(text, size, room)
-    theme.paste_text(image, (WIDTH - MARGIN - 6, middle), text, size, theme.MUTED, anchor="rm")
+    text = theme.fit(" · ".join(counts), SMALLEST, room)
+    theme.paste_text(image, (MARGIN + 6, second), text, SMALLEST, theme.MUTED)
 
 
 def _terrain_tint(draw: ImageDraw.ImageDraw, stone: StoneView, x0: int, y0: int, y1: int) -> None:
@@ -249,6 +256,10 @@ def _side(
         pitch = (side_h - 12 - CARD_H) // (count - 1)
     x = x0 + (COLUMN - CARD_W) // 2
     lost = stone.owner is not None and stone.owner != player
+    if stone.owner == player:  # the claimed stone's owner: their cards framed in gold
+        draw.rounded_rectangle(
+            (x0 + 2, y_area + 1, x0 + COLUMN - 2, y_area + side_h - 1), radius=8, outline=theme.GOLD, width=3
+        )
     for slot in range(count):
         # The top side's slots grow upwards from the stones, the bottom side's downwards.
         y = y_area + side_h - 6 - CARD_H - slot * pitch if top else y_area + 6 + slot * pitch
@@ -273,14 +284,12 @@ def _slot() -> Image.Image:
 
 
 def _card(card: Card, *, dim: bool) -> Image.Image:
-    fill, edge, ink = theme.card_colours(card)
-    if dim:
-        fill, edge, ink = (theme.mix(c, theme.BACKGROUND, theme.DIM) for c in (fill, edge, ink))
+    fill, edge, ink = theme.card_colours(card, dim=dim)
     tile = Image.new("RGBA", (CARD_W, CARD_H))
     draw = ImageDraw.Draw(tile)
     box = (0, 0, CARD_W - 1, CARD_H - 1)
     draw.rounded_rectangle(box, radius=7, fill=fill, outline=edge, width=2)
-    theme.centred_text(draw, box, short_card(card), size=CARD_SIZE, fill=ink)
+    theme.centred_text(draw, box, short_card(card), size=CARD_SIZE, smallest=SMALLEST, fill=ink)
     return tile
 
 
@@ -294,16 +303,17 @@ def _stone(
     *,
     marks: Highlights,
 ) -> None:
-    """The stone with its number; white with a gold edge and moved towards its owner
-    once claimed; its Fog (above) and Mud (below) named."""
+    """The stone with its number; once claimed white with a gold ring, a gold check
+    and a gold arrow at its owner; its Fog (above) and Mud (below) named."""
     cx = x0 + COLUMN // 2
     cy = y0 + STONE_ROW // 2
-    if stone.owner is not None:
-        cy += CLAIM_SHIFT if stone.owner == bottom else -CLAIM_SHIFT
     claimed = stone.owner is not None
+    owner_below = stone.owner == bottom
     tile = theme.sprite(("stone", stone.number, claimed), partial(_stone_tile, stone.number, claimed))
     box = (cx - STONE_W // 2, cy - STONE_H // 2, cx + STONE_W // 2, cy + STONE_H // 2)
     image.paste(tile, box[:2], tile)
+    if claimed:
+        _claim_marks(draw, box, below=owner_below)
     if stone.number in marks.stones:
         ring = (box[0] - 5, box[1] - 5, box[2] + 5, box[3] + 5)
         draw.ellipse(ring, outline=theme.HIGHLIGHT, width=4)
@@ -317,16 +327,37 @@ def _stone(
             draw.rounded_rectangle(outer, radius=7, outline=theme.HIGHLIGHT, width=3)
 
 
+def claim_check_centre(box: tuple[int, int, int, int], *, below: bool) -> tuple[int, int]:
+    """Where a claimed stone's check sits: on its rim, on its owner's side."""
+    _, y0, x1, y1 = box
+    return (x1 - 4, y1 - 6 if below else y0 + 6)
+
+
+def _claim_marks(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], *, below: bool) -> None:
+    """A gold check on the stone and a gold arrow from it to its owner's side."""
+    x0, y0, x1, y1 = box
+    cx = (x0 + x1) // 2
+    if below:
+        draw.polygon([(cx - 12, y1 + 1), (cx + 12, y1 + 1), (cx, y1 + 1 + ARROW)], fill=theme.GOLD)
+    else:
+        draw.polygon([(cx - 12, y0 - 1), (cx + 12, y0 - 1), (cx, y0 - 1 - ARROW)], fill=theme.GOLD)
+    mx, my = claim_check_centre(box, below=below)
+    draw.ellipse((mx - 11, my - 11, mx + 11, my + 11), fill=theme.GOLD, outline=theme.DARK_TEXT, width=2)
+    draw.line(
+        [(mx - 6, my), (mx - 2, my + 5), (mx + 6, my - 5)], fill=theme.DARK_TEXT, width=3, joint="curve"
+    )
+
+
 def _stone_tile(number: int, claimed: bool) -> Image.Image:
     tile = Image.new("RGBA", (STONE_W + 1, STONE_H + 1))
     draw = ImageDraw.Draw(tile)
     box = (0, 0, STONE_W, STONE_H)
     if claimed:
-        draw.ellipse(box, fill=theme.STONE_CLAIMED, outline=theme.GOLD, width=3)
+        draw.ellipse(box, fill=theme.STONE_CLAIMED, outline=theme.GOLD, width=4)
     else:
         draw.ellipse(box, fill=theme.STONE, outline=theme.mix(theme.STONE, (0, 0, 0), 0.4), width=2)
     center = (STONE_W / 2, STONE_H / 2)
-    draw.text(center, str(number), font=theme.font(24, bold=True), fill=theme.DARK_TEXT, anchor="mm")
+    draw.text(center, str(number), font=theme.font(28, bold=True), fill=theme.DARK_TEXT, anchor="mm")
     return tile
 
 
@@ -337,7 +368,8 @@ def _badge(tactic: Tactic) -> Image.Image:
     draw = ImageDraw.Draw(tile)
     box = (0, 0, COLUMN - 9, BADGE_H - 1)
     draw.rounded_rectangle(box, radius=5, fill=fill)
-    theme.centred_text(draw, box, card_text(card), size=14, fill=ink)
+    # The card's short name (Mud, Fog: as on a card), which fits a column at a legible size.
+    theme.centred_text(draw, box, short_card(card), size=SMALLEST, smallest=SMALLEST, fill=ink)
     return tile
 
 

@@ -25,6 +25,7 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.pictures import lettering
 from bot.pictures.board import board_png
 from bot.pictures.hand import hand_png
 from bot.pictures.seat import seat_png
@@ -71,6 +72,8 @@ class PictureCache:
         self._pending: dict[PictureKey, asyncio.Future[bytes]] = {}
         self._owned = executor is None
         self._executor: Executor = executor or ThreadPoolExecutor(workers, thread_name_prefix="picture")
+        if self._owned:  # the system fonts read in the pool first, once a process
+            self._executor.submit(lettering.warm)
 
     def __len__(self) -> int:
         return len(self._pictures)

@@ -52,6 +52,7 @@ def test_check_without_a_database_says_a_start_would_create_it(tmp_path: Path) -
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "would create a new one (and the folder" in proc.stdout
     assert "DISCORD_TOKEN is not set" in proc.stdout  # no token needed to check
+    assert "pictures: " in proc.stdout  # whether names in every script can be drawn
     assert list(tmp_path.iterdir()) == []  # nothing created
 
 
