@@ -22,17 +22,16 @@ import sqlite3
 import sys
 from pathlib import Path
 from typing import TextIO
-from urllib.parse import urlsplit
 
 import aiohttp
 import asyncpg
 import discord
 
 from bot.app import SchottenBot, create_bot
-from bot.settings import README_SECTION, Settings, SettingsError
-from bot.storage import MigrationError, StorageError, backup, is_postgres_url
-from bot.storage.postgres import redact
+from bot.settings import README_SECTION, PostgresUrl, Settings, SettingsError, try_web_port
+from bot.storage import MigrationError, StorageError, backup
 from bot.storage.transfer import sqlite_to_postgres
+from bot.web.standalone import login_retrying
 
 log = logging.getLogger("bot")
 
@@ -274,33 +273,40 @@ async def _open_then_start(bot: SchottenBot, token: str) -> None:
     await bot.db.connect()
     await bot.db.migrate()
     await bot.db.check_writable()  # ReadOnlyDatabase: a start that could only fail later
-    await bot.start(token)
+    if bot.web is not None and bot.settings.web_port:  # a taken port before Discord, too
+        try_web_port(bot.settings.web_host, bot.settings.web_port)
+    # discord.py retries only once connected: the first login is tried again here.
+    await login_retrying(bot, token)
+    await bot.connect(reconnect=True)
 
 
-def migrate_to_postgres(settings: Settings, source: str | None, target: str | None) -> int:
+def migrate_to_postgres(settings: Settings, source: str | None, target_url: str | None) -> int:
     source = source or settings.database_path
-    target = target or settings.database_url
-    if not target or not is_postgres_url(target):
+    if target_url is None and settings.postgres is None:
         print(
             "error: give the PostgreSQL database as --to postgresql://... (or set DATABASE_URL).",
             file=sys.stderr,
         )
         return 2
+    try:
+        target = PostgresUrl.parse(target_url, "--to") if target_url else settings.postgres
+    except SettingsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    assert target is not None
     if not Path(source).exists():
         print(f"error: {source} not found: give the SQLite database as --from PATH.", file=sys.stderr)
         return 1
-    print(f"Copying {source} into {redact(target)} ...")
+    print(f"Copying {source} into {target.shown} ...")
     try:
-        counts = asyncio.run(sqlite_to_postgres(source, target))
+        counts = asyncio.run(sqlite_to_postgres(source, target.url))
     except (StorageError, MigrationError, sqlite3.Error, asyncpg.PostgresError, OSError) as error:
-        password = urlsplit(target).password
-        text = str(error).replace(password, "***") if password else str(error)
-        print(f"error: {text}", file=sys.stderr)
+        print(f"error: {target.mask(str(error))}", file=sys.stderr)
         return 1
     for table, count in sorted(counts.items()):
         print(f"  {table}: {count} rows")
     print(
-        f"Done. Set DATABASE_URL={redact(target)} (with its password) and start the bot; "
+        f"Done. Set DATABASE_URL={target.shown} (with its password) and start the bot; "
         f"keep {source} as a backup."
     )
     return 0
@@ -314,17 +320,25 @@ def serve_web(settings: Settings) -> int:
         print("error: WEB_PORT is 0, which turns the web pages off.", file=sys.stderr)
         return 2
     configure_logging(settings.log_level_value)
+    for warning in settings.web_warnings():
+        log.warning("%s", warning)
     try:
         asyncio.run(standalone.run(settings))
-    except (sqlite3.Error, asyncpg.PostgresError, MigrationError, StorageError) as error:
-        log.error("Cannot use the database %s: %s", redact(settings.database), error)
-        return 1
-    except OSError as error:
-        log.error("Cannot serve the web pages on %s:%d: %s", settings.web_host, settings.web_port, error)
+    except SettingsError as error:  # the port: WEB_PORT, WEB_HOST
+        log.error("%s", error)
+        return 2
+    except (sqlite3.Error, asyncpg.PostgresError, MigrationError, StorageError, OSError) as error:
+        log.error("Cannot use the database %s: %s", settings.database_shown, _masked(settings, error))
         return 1
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def _masked(settings: Settings, error: BaseException) -> str:
+    """An error's message without the password of ``DATABASE_URL``."""
+    postgres = settings.postgres
+    return str(error) if postgres is None else postgres.mask(str(error))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -359,8 +373,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: DATABASE_PATH={settings.database_path!r}: {error.strerror}.", file=sys.stderr)
             return 2
     configure_logging(settings.log_level_value)
+    if args.command is None:
+        for warning in settings.web_warnings():
+            log.warning("%s", warning)
     setting = "DATABASE_URL" if settings.database_url else "DATABASE_PATH"
-    where = redact(settings.database)
+    where = settings.database_shown
     try:
         if args.command == "clear-guild-commands":
             # Touches the bookkeeping of command syncs only: allowed beside a running bot.
@@ -378,8 +395,11 @@ def main(argv: list[str] | None = None) -> int:
     except discord.HTTPException as error:  # clear-guild-commands: e.g. not in that server
         log.error("Discord refused: %s", error)
         return 1
+    except SettingsError as error:  # the web pages' port, taken since it was tried
+        log.error("%s", error)
+        return 2
     except (sqlite3.Error, asyncpg.PostgresError, MigrationError, StorageError) as error:
-        log.error("Cannot use the database %s (%s): %s", where, setting, error)
+        log.error("Cannot use the database %s (%s): %s", where, setting, _masked(settings, error))
         return 1
     except OSError as error:  # aiohttp's connection errors are OSErrors
         log.error("Cannot reach Discord: %s. The bot stops; a supervisor may restart it.", error)

@@ -7,6 +7,7 @@ import io
 import logging
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -25,10 +26,18 @@ HERE = Path(__file__).resolve().parent
 
 
 def environment(**values: str) -> dict[str, str]:
-    unset = {"DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH", "DATABASE_URL"}
-    env = {k: v for k, v in os.environ.items() if k not in unset}
+    unset = {"DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH", "DATABASE_URL", "SHARD_COUNT", "SHARD_IDS"}
+    env = {k: v for k, v in os.environ.items() if k not in unset and not k.startswith(("WEB_", "PUBLIC_"))}
+    env["WEB_PORT"] = "0"  # no fixed port in tests: a test that serves pages passes its own
     env.update(values)
     return env
+
+
+def free_port() -> int:
+    """A port nobody listens on now (the OS's choice for port 0)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def test_without_token_prints_instructions(tmp_path: Path) -> None:
@@ -440,3 +449,68 @@ def test_database_is_checked_before_logging_in(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "Cannot use the database" in proc.stderr
     assert "logging in" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_taken_web_port_is_one_line_naming_the_setting_before_discord(tmp_path: Path) -> None:
+    with socket.socket() as taken:  # another program listens on the port
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = subprocess.run(
+            [sys.executable, str(HERE / "unreachable_gateway_start.py")],
+            cwd=tmp_path,
+            env=environment(
+                DISCORD_TOKEN="not-a-real-token",
+                DATABASE_PATH=str(tmp_path / "s.db"),
+                WEB_HOST="127.0.0.1",
+                WEB_PORT=str(port),
+            ),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert proc.returncode == 2, proc.stderr  # a setting, as settings errors are
+    (line,) = [line for line in proc.stderr.splitlines() if "WEB_PORT" in line]
+    assert f"Cannot serve the web pages on WEB_HOST=127.0.0.1 WEB_PORT={port}: the port is taken" in line
+    assert "Cannot reach Discord" not in proc.stderr and "Traceback" not in proc.stderr
+    assert "logging in" not in proc.stderr  # refused before Discord
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_links_follow_web_port_and_a_local_public_url_is_warned_about(tmp_path: Path) -> None:
+    port = free_port()
+    stderr = start_and_stop(tmp_path, WEB_HOST="127.0.0.1", WEB_PORT=str(port))
+    assert f"Web pages on http://127.0.0.1:{port} (links: http://localhost:{port})" in stderr
+    assert f"WARNING ] bot: PUBLIC_URL=http://localhost:{port} names this machine" in stderr
+    other = free_port()
+    stderr = start_and_stop(
+        tmp_path, WEB_HOST="127.0.0.1", WEB_PORT=str(port), PUBLIC_URL=f"http://127.0.0.1:{other}"
+    )
+    assert f"names port {other}, but the web pages listen on WEB_PORT={port}" in stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("shards", [{}, {"SHARD_COUNT": "2", "SHARD_IDS": "0,1"}])
+def test_first_login_is_tried_again_while_the_network_fails(tmp_path: Path, shards: dict[str, str]) -> None:
+    proc = start_against_unreachable_gateway(tmp_path, FAIL_LOGINS="3", **shards)
+    lines: list[str] = []
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line)
+            if line == "ready\n":  # logged in at the fourth try: setup_hook ran
+                break
+        else:
+            pytest.fail("".join(lines))
+        proc.send_signal(signal.SIGTERM)
+        rest, _ = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    output = "".join(lines) + rest
+    retries = [line for line in lines if "Cannot reach Discord to log in" in line]
+    assert len(retries) == 3, output
+    assert all("OSError: [Errno 101] Network is unreachable" in line for line in retries)
+    assert "trying again in 0 s" in retries[0]
+    assert "Traceback" not in output and "Unclosed" not in output
