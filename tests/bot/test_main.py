@@ -13,14 +13,21 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
+import aiohttp
 import discord
+import discord.http
 import pytest
 
 import bot.cli.main as entry
-from bot.app import SchottenBot
+from bot.app import SchottenBot, create_bot
 from bot.cli.main import configure_logging
+from bot.settings import Settings
 from bot.storage import Database, latest_version
+from bot.web import standalone
+from bot.web.companion import WebCompanion
 
 HERE = Path(__file__).resolve().parent
 
@@ -514,3 +521,80 @@ def test_first_login_is_tried_again_while_the_network_fails(tmp_path: Path, shar
     assert all("OSError: [Errno 101] Network is unreachable" in line for line in retries)
     assert "trying again in 0 s" in retries[0]
     assert "Traceback" not in output and "Unclosed" not in output
+
+
+async def test_web_alone_serves_at_once_and_reads_names_once_discord_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # `python -m bot web` with a token: the pages are served while Discord cannot be
+    # reached, with ids for names; once it answers, the names come from Discord.
+    reachable = asyncio.Event()
+    me = {"id": "1", "username": "bot", "discriminator": "0", "avatar": None, "bot": True}
+    alice = {"id": "42", "username": "alice", "discriminator": "0", "avatar": None, "global_name": "Alice"}
+
+    async def request(self: discord.http.HTTPClient, route: discord.http.Route, **kwargs: Any) -> Any:
+        if not reachable.is_set():
+            raise OSError(101, "Network is unreachable")
+        if route.path == "/users/@me":
+            return me
+        if route.url.endswith("/users/42"):
+            return alice
+        raise discord.HTTPException(SimpleNamespace(status=404, reason="Not Found"), "Unknown User")
+
+    async def application_info(self: discord.Client) -> Any:
+        return SimpleNamespace(id=1, interactions_endpoint_url=None, flags=discord.ApplicationFlags())
+
+    servers: list[WebCompanion] = []
+
+    class Served(WebCompanion):
+        async def start(self, *, port: int | None = None) -> None:
+            await super().start(port=port)
+            servers.append(self)
+
+    monkeypatch.setattr(discord.http.HTTPClient, "request", request)
+    monkeypatch.setattr(discord.Client, "application_info", application_info)
+    monkeypatch.setattr(standalone, "WebCompanion", Served)
+    monkeypatch.setattr(standalone, "LOGIN_RETRY_FIRST", 0.01)
+    caplog.set_level(logging.INFO)
+    # WEB_PORT=0 is refused by `python -m bot web`; here it lets the OS choose the port.
+    settings = Settings(token="not-a-real-token", database_path=str(tmp_path / "w.db"), web_port=0)
+    stop = asyncio.Event()
+    serving = asyncio.create_task(standalone.serve(settings, stop))
+    try:
+        while not servers and not serving.done():
+            await asyncio.sleep(0.01)
+        (web,) = servers
+        url = f"http://127.0.0.1:{web.port}/watch/1/forged"
+        async with aiohttp.ClientSession() as session, session.get(url) as response:
+            assert response.status == 404  # served: a page that says "Nothing here"
+        assert await web.names.name(42) == "#42"
+        while "Cannot reach Discord to log in" not in caplog.text:
+            await asyncio.sleep(0.01)
+        reachable.set()
+        while "the pages show players' names" not in caplog.text:
+            await asyncio.sleep(0.01)
+        assert await web.names.name(42) == "Alice"
+        assert await web.names.pair((42, 7), None) == ("Alice", "#7")  # unknown: the id
+    finally:
+        stop.set()
+        await serving
+    assert "Traceback" not in caplog.text
+
+
+async def test_a_bot_without_pages_links_to_the_pages_served_elsewhere(tmp_path: Path) -> None:
+    # WEB_PORT=0 on the bot processes, one `python -m bot web` at PUBLIC_URL: the links.
+    elsewhere = Settings.from_env({"WEB_PORT": "0", "PUBLIC_URL": "https://games.example"}, env_file=None)
+    bot = create_bot(database=str(tmp_path / "b.db"), settings=elsewhere, web=True, extensions=[])
+    bot.sync_on_start = False
+    try:
+        await bot.setup_hook()
+        assert bot.web is not None and bot.web.links is not None
+        assert bot.web.links.watch(1).startswith("https://games.example/watch/1/")
+        assert bot.web.port is None  # serves nothing itself
+    finally:
+        await bot.close()
+    off = create_bot(
+        database=":memory:", settings=Settings.from_env({"WEB_PORT": "0"}, env_file=None), web=True
+    )
+    assert off.web is None  # no pages, no PUBLIC_URL: no links
+    await off.close()
