@@ -353,3 +353,21 @@ def test_migrate_from_a_missing_file_says_not_found(tmp_path: Path) -> None:
 def test_help_of_each_operator_command(tmp_path: Path, command: str) -> None:
     proc = bot(command, "--help", cwd=tmp_path)
     assert proc.returncode == 0 and "usage" in proc.stdout
+
+
+async def test_git_ignores_every_file_the_bot_keeps_beside_its_database(tmp_path: Path) -> None:
+    path = tmp_path / "schotten.db"
+    async with Database(path) as db:
+        await db.migrate()
+        beside_it = beside(path)  # the database, its -wal and -shm, lock and mark
+    assert {"schotten.db", "schotten.db.lock", "schotten.db.mark"} <= beside_it | beside(path)
+    names = sorted(beside_it | beside(path) | {"schotten.db.mark.old"})  # README: a mark moved away
+    proc = subprocess.run(
+        ["git", "check-ignore", "--no-index", "--verbose", "--non-matching", *names],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    not_ignored = [line.split("\t")[1] for line in proc.stdout.splitlines() if line.startswith("::")]
+    assert not_ignored == [], proc.stdout
