@@ -252,3 +252,15 @@ def test_a_taken_web_port_names_web_port_and_web_host() -> None:
     try_web_port("127.0.0.1", 0)  # off: nothing to try
     with pytest.raises(SettingsError, match="WEB_HOST is not an address of this machine"):
         try_web_port("192.0.2.1", port)  # TEST-NET-1: nobody's address
+
+
+def test_the_documented_encoding_is_the_one_the_driver_decodes() -> None:
+    # .env.example: "p@ss#1 is written p%40ss%231"; README, "Running at scale", the same table.
+    example = EXAMPLE.read_text()
+    assert "(p@ss#1 is written p%40ss%231)" in example
+    url = Settings.from_env({"DATABASE_URL": "postgresql://bot:p%40ss%231@h/db"}, env_file=None).postgres
+    assert url is not None and url.password == "p@ss#1"
+    readme = (EXAMPLE.parent / "README.md").read_text()
+    for table in (example, readme):
+        for char, code in {"#": "%23", "@": "%40", "/": "%2F", ":": "%3A", "?": "%3F", "%": "%25"}.items():
+            assert f"{char} as {code}" in table.replace("`", ""), (char, code)
