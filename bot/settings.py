@@ -50,10 +50,14 @@ class PostgresUrl:
         """Refuse what the driver would read differently from what was meant (a password
         with an unencoded ``#``, ``@``, ``/`` or ``?``); the error names ``name`` and never
         repeats any part of ``text``: it may be the password."""
+        if not text.startswith(POSTGRES_SCHEMES) and name == "DATABASE_URL":
+            raise SettingsError(
+                "DATABASE_URL must be a PostgreSQL URL, postgresql://user:password@host:port/database;"
+                " leave it empty to use the SQLite file DATABASE_PATH."
+            )
         if not text.startswith(POSTGRES_SCHEMES):
             raise SettingsError(
-                f"{name} must be a PostgreSQL URL, postgresql://user:password@host:port/database;"
-                " leave it empty to use the SQLite file DATABASE_PATH."
+                f"give the PostgreSQL database as {name} postgresql://user:password@host/database."
             )
 
         def refuse(reason: str) -> SettingsError:

@@ -33,6 +33,7 @@ asyncio.run(main(sys.argv[1]))
 
 def environment(**values: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "DEV_GUILD"))}
+    env["WEB_PORT"] = "0"  # no fixed port in tests
     env.update(values)
     return env
 

@@ -38,6 +38,7 @@ def environment(**values: str) -> dict[str, str]:
     unset = {"DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH", "DATABASE_URL"}
     env = {k: v for k, v in os.environ.items() if k not in unset}
     env["PYTHONPATH"] = str(ROOT)
+    env["WEB_PORT"] = "0"  # no fixed port in tests
     env.update(values)
     return env
 
@@ -110,7 +111,7 @@ async def test_a_database_that_lost_its_wal_is_refused(
     check = subprocess.run(
         [sys.executable, "-m", "bot", "check"],
         cwd=tmp_path,
-        env=environment(DATABASE_PATH=str(lost)),
+        env=environment(DATABASE_PATH=str(lost), DISCORD_TOKEN="x"),
         capture_output=True,
         text=True,
         timeout=60,
@@ -123,7 +124,7 @@ async def test_a_database_that_lost_its_wal_is_refused(
     check = subprocess.run(
         [sys.executable, "-m", "bot", "check"],
         cwd=tmp_path,
-        env=environment(DATABASE_PATH=str(lost)),
+        env=environment(DATABASE_PATH=str(lost), DISCORD_TOKEN="x"),
         capture_output=True,
         text=True,
         timeout=60,
