@@ -31,6 +31,7 @@ from bot.app import SchottenBot, create_bot
 from bot.settings import README_SECTION, PostgresUrl, Settings, SettingsError, try_web_port
 from bot.storage import MigrationError, StorageError, backup
 from bot.storage.transfer import sqlite_to_postgres
+from bot.web import standalone
 from bot.web.standalone import login_retrying
 
 log = logging.getLogger("bot")
@@ -217,10 +218,6 @@ async def clear_guild_commands(settings: Settings, guild_id: int) -> None:
 CLOSE_TIMEOUT = 5.0  # seconds a signal gives Discord's close before the start is cancelled
 
 
-class GatewayUnreachable(ConnectionError):
-    """discord.py's first gateway connection failed and its retry broke on that."""
-
-
 async def run(settings: Settings, *, force_sync: bool = False) -> None:
     """Run the bot until a signal or until it ends.
 
@@ -249,12 +246,7 @@ async def run(settings: Settings, *, force_sync: bool = False) -> None:
         await asyncio.wait({starting, signalled}, return_when=asyncio.FIRST_COMPLETED)
         if not stopping.is_set():
             signalled.cancel()
-            try:
-                starting.result()
-            except AttributeError:
-                if bot.ws is None:  # discord.py's retry after a first connection that failed
-                    raise GatewayUnreachable("the gateway did not accept a connection") from None
-                raise
+            starting.result()
         else:
             try:
                 await asyncio.wait_for(asyncio.shield(bot.close()), CLOSE_TIMEOUT)
@@ -277,7 +269,24 @@ async def _open_then_start(bot: SchottenBot, token: str) -> None:
         try_web_port(bot.settings.web_host, bot.settings.web_port)
     # discord.py retries only once connected: the first login is tried again here.
     await login_retrying(bot, token)
-    await bot.connect(reconnect=True)
+    await _connect(bot)
+
+
+async def _connect(bot: SchottenBot) -> None:
+    """discord.py's ``connect``, started again while the first gateway connection fails:
+    an unsharded client's own retry then breaks (an AttributeError on the websocket it
+    never had), after waiting its backoff. A sharded one retries by itself."""
+    delay = standalone.LOGIN_RETRY_FIRST
+    while True:
+        try:
+            await bot.connect(reconnect=True)
+            return
+        except AttributeError:
+            if bot.ws is not None or bot.is_closed():
+                raise
+        log.warning("Cannot reach Discord's gateway; trying again in %.0f s", delay)
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, standalone.LOGIN_RETRY_MAX)
 
 
 def migrate_to_postgres(settings: Settings, source: str | None, target_url: str | None) -> int:
@@ -314,8 +323,6 @@ def migrate_to_postgres(settings: Settings, source: str | None, target_url: str 
 
 def serve_web(settings: Settings) -> int:
     """``python -m bot web``: the web pages alone, until SIGINT or SIGTERM."""
-    from bot.web import standalone
-
     if not settings.web_port:
         print("error: WEB_PORT is 0, which turns the web pages off.", file=sys.stderr)
         return 2
