@@ -75,13 +75,12 @@ def test_compose_file_runs_the_image_and_splits_the_shards() -> None:
     for service in [*bots, services["web"]]:
         # The image of the Dockerfile, nothing of the clone mounted (the old example mounted
         # it read-only and pip install could not write its egg-info there).
-        assert service["image"] == bots[0]["image"]
+        assert service["build"] == "." and service["image"] == bots[0]["image"]
         assert "volumes" not in service and "working_dir" not in service
         assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
         assert set(service["environment"]) <= settings_read() | DRIVER_SETTINGS
         assert service["stop_grace_period"]  # SIGTERM, then time to close
     for service in bots:
-        assert service["build"] == "."
         assert service["command"] == ["python", "-m", "bot"]
     envs = [service["environment"] for service in bots]
     assert (
