@@ -121,10 +121,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     commands.add_parser(
         "check",
-        help="validate the settings and the database, say what a start would do; no token needed",
-        description="Validate the settings, open the database read-only (nothing is created, "
-        "migrated or locked; safe while the bot runs), report its schema version and what a "
-        "start would do with it. Exit status 1 if a start would stop at the database.",
+        help="validate the settings, the web port and the database, say what a start would do",
+        description="Validate the settings (the token is not sent to Discord), try the web "
+        "pages' port, open the database read-only (nothing is created, migrated or locked; safe "
+        "while the bot runs), report its schema version and what a start would do with it. Exit "
+        "status as a start would stop: 2 for a setting (no token, a taken port), 1 for the database.",
     )
     backup_cmd = commands.add_parser(
         "backup",
