@@ -166,10 +166,7 @@ class Settings:
                 " in a browser on this machine. Set PUBLIC_URL to the address members open"
                 ' (README.md, section "Web pages").'
             )
-            try:
-                port = parts.port
-            except ValueError:
-                port = None
+            port = parts.port  # a number: from_env refused any other
             if port is not None and self.web_port and port != self.web_port:
                 warnings.append(
                     f"PUBLIC_URL={self.public_url} names port {port}, but the web pages listen on"
@@ -236,10 +233,10 @@ class Settings:
             raise SettingsError(f"WEB_PORT={web_port} must be at most 65535 (0 turns the web pages off).")
         # Unset: the pages on this machine, at the port they listen on.
         public_url = (get("PUBLIC_URL") or f"http://localhost:{web_port or cls.web_port}").rstrip("/")
-        if not public_url.startswith(("http://", "https://")):
+        if not public_url.startswith(("http://", "https://")) or not _has_host_and_port(public_url):
             raise SettingsError(
-                f"PUBLIC_URL={public_url!r} must start with http:// or https://,"
-                " e.g. https://schotten.example.org"
+                f"PUBLIC_URL={public_url!r} must start with http:// or https:// and a host"
+                " (and a port number, if any), e.g. https://schotten.example.org"
             )
         web_secret = get("WEB_SECRET")
         if web_secret is not None and len(web_secret) < 16:
@@ -273,6 +270,15 @@ class Settings:
                 f"({settings.turn_timeout}), or 0 for no reminder."
             )
         return settings
+
+
+def _has_host_and_port(url: str) -> bool:
+    parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018 - raises ValueError for a port that is no number
+    except ValueError:
+        return False
+    return bool(parts.hostname)
 
 
 def _is_local(host: str | None) -> bool:

@@ -220,6 +220,12 @@ def test_public_url_follows_web_port_until_set() -> None:
     assert given.public_url == "https://x.example" and given.public_url_given
 
 
+@pytest.mark.parametrize("url", ["schotten.example.org", "https://", "http://localhost:80a80"])
+def test_a_public_url_links_cannot_be_built_on_is_refused(url: str) -> None:
+    with pytest.raises(SettingsError, match="PUBLIC_URL="):
+        Settings.from_env({"PUBLIC_URL": url}, env_file=None)
+
+
 def test_web_warnings_for_links_that_lead_nowhere() -> None:
     def warnings(**environ: str) -> list[str]:
         return Settings.from_env(environ, env_file=None).web_warnings()
