@@ -229,6 +229,8 @@ class SchottenBot(commands.Bot):
             await self.matches.load()
             if self.web is not None:
                 await self.web.prepare()  # the links' key, before any cog posts a link
+                if not self.settings.web_port:
+                    log.info("Web pages served elsewhere (WEB_PORT=0; links: %s)", self.settings.public_url)
             # Each cog registers its persistent components (DynamicItems) in its setup,
             # before the gateway connects: buttons sent before a restart keep working.
             for extension in self.initial_extensions:

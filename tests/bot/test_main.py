@@ -592,8 +592,11 @@ async def test_web_alone_serves_at_once_and_reads_names_once_discord_answers(
     assert "Traceback" not in caplog.text
 
 
-async def test_a_bot_without_pages_links_to_the_pages_served_elsewhere(tmp_path: Path) -> None:
+async def test_a_bot_without_pages_links_to_the_pages_served_elsewhere(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     # WEB_PORT=0 on the bot processes, one `python -m bot web` at PUBLIC_URL: the links.
+    caplog.set_level(logging.INFO)
     elsewhere = Settings.from_env({"WEB_PORT": "0", "PUBLIC_URL": "https://games.example"}, env_file=None)
     bot = create_bot(database=str(tmp_path / "b.db"), settings=elsewhere, web=True, extensions=[])
     bot.sync_on_start = False
@@ -602,6 +605,7 @@ async def test_a_bot_without_pages_links_to_the_pages_served_elsewhere(tmp_path:
         assert bot.web is not None and bot.web.links is not None
         assert bot.web.links.watch(1).startswith("https://games.example/watch/1/")
         assert bot.web.port is None  # serves nothing itself
+        assert "Web pages served elsewhere (WEB_PORT=0; links: https://games.example)" in caplog.text
     finally:
         await bot.close()
     off = create_bot(
