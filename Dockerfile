@@ -1,11 +1,13 @@
 # The bot as a container image: the locked dependencies (requirements/run.txt, each file
 # checked against its hash) and the project, built as a wheel, installed into a slim
 # Python image, run as a non-root user, its SQLite database (if no DATABASE_URL is set)
-# on the volume /data. compose.yaml runs two of these on PostgreSQL.
+# on the volume /data, its web pages on port 8080 of every interface of the container.
+# compose.yaml runs two of these on PostgreSQL, and one serving the web pages.
 #
 #   docker build -t schotten-totten-bot .
-#   docker run -e DISCORD_TOKEN=... -v schotten-data:/data --ulimit nofile=8192:8192 schotten-totten-bot
-#   docker run --rm -v schotten-data:/data schotten-totten-bot python -m bot check
+#   docker run --rm -e DISCORD_TOKEN=... -v schotten-data:/data schotten-totten-bot python -m bot check
+#   docker run -e DISCORD_TOKEN=... -e PUBLIC_URL=http://HOST:8080 -p 8080:8080 -v schotten-data:/data \
+#       --ulimit nofile=8192:8192 schotten-totten-bot
 #
 # The open-file limit is the container runtime's (--ulimit above, ulimits in compose.yaml):
 # the web pages keep to half of it (README.md, "Web pages").
@@ -44,6 +46,9 @@ ENV DATABASE_PATH=/data/schotten.db
 # metrics"), inside the container unless METRICS_HOST=0.0.0.0 is set for Prometheus.
 ENV METRICS_PORT=9100
 VOLUME ["/data"]
+# The web pages: reachable through a published port (-p 8080:8080) only on 0.0.0.0.
+ENV WEB_HOST=0.0.0.0 WEB_PORT=8080
+EXPOSE 8080
 # Docker's health check: /healthz over Python's urllib (the image has no curl), on
 # METRICS_PORT, or on WEB_PORT if METRICS_PORT is 0.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \

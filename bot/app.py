@@ -41,7 +41,7 @@ from bot.games.matches import MatchService
 from bot.games.opponent import Opponent
 from bot.games.service import GameService
 from bot.pictures.cache import PictureCache
-from bot.settings import Settings
+from bot.settings import Settings, web_port_error
 from bot.storage import open_database
 from bot.text import i18n
 from bot.web.companion import WebCompanion
@@ -217,8 +217,9 @@ class SchottenBot(commands.Bot):
         self.add_listener(self._count_interaction, "on_interaction")
         # The web pages (bot/web), in this process and event loop; None: off (WEB_PORT=0,
         # or a bot built without them, as tests do). Their links are signed once started.
+        # WEB_PORT=0 with PUBLIC_URL set: no pages here, links to a `python -m bot web`.
         self.web: WebCompanion | None = None
-        if web and settings.web_port:
+        if web and settings.posts_links:
             self.web = WebCompanion(
                 settings,
                 self.db,
@@ -269,6 +270,8 @@ class SchottenBot(commands.Bot):
             await self.matches.load()
             if self.web is not None:
                 await self.web.prepare()  # the links' key, before any cog posts a link
+                if not self.settings.web_port:
+                    log.info("Web pages served elsewhere (WEB_PORT=0; links: %s)", self.settings.public_url)
             # Each cog registers its persistent components (DynamicItems) in its setup,
             # before the gateway connects: buttons sent before a restart keep working.
             for extension in self.initial_extensions:
@@ -283,8 +286,11 @@ class SchottenBot(commands.Bot):
                 # again: 150-250 ms pauses of the event loop in bench/discord_moves.py.
                 gc.collect()
                 gc.freeze()
-            if self.web is not None:
-                await self.web.start()
+            if self.web is not None and self.settings.web_port:
+                try:
+                    await self.web.start()
+                except OSError as error:  # taken since `python -m bot` tried it: a setting
+                    raise web_port_error(self.settings.web_host, self.settings.web_port, error) from None
                 self.service.listeners.append(self.web.on_commit)
         except BaseException:
             if self.web is not None:

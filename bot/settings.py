@@ -8,11 +8,16 @@ listed in ``.env.example`` and in the README's "Configuration" section.
 from __future__ import annotations
 
 import dataclasses
+import errno
+import ipaddress
 import logging
 import os
+import re
+import socket
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from dotenv import dotenv_values
 
@@ -21,6 +26,70 @@ README_SECTION = 'README.md, section "Configuration"'
 
 class SettingsError(ValueError):
     """A setting has a value we cannot use. The message names the variable."""
+
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+ENCODING_HINT = (
+    "write it as postgresql://user:password@host:port/database, with each of : / ? # @ % and"
+    " spaces in the user or password percent-encoded (# as %23, @ as %40, / as %2F, : as %3A,"
+    " ? as %3F, % as %25), or leave the password out of the URL and set PGPASSWORD"
+)
+
+
+@dataclass(frozen=True)
+class PostgresUrl:
+    """A PostgreSQL URL (``DATABASE_URL``, ``--to``) parsed once: ``url`` to connect to,
+    ``shown`` with its password as ``***`` for every message and log line."""
+
+    url: str = field(repr=False)
+    shown: str
+    password: str | None = field(default=None, repr=False)  # percent-decoded
+
+    @classmethod
+    def parse(cls, text: str, name: str = "DATABASE_URL") -> PostgresUrl:
+        """Refuse what the driver would read differently from what was meant (a password
+        with an unencoded ``#``, ``@``, ``/`` or ``?``); the error names ``name`` and never
+        repeats any part of ``text``: it may be the password."""
+        if not text.startswith(POSTGRES_SCHEMES) and name == "DATABASE_URL":
+            raise SettingsError(
+                "DATABASE_URL must be a PostgreSQL URL, postgresql://user:password@host:port/database;"
+                " leave it empty to use the SQLite file DATABASE_PATH."
+            )
+        if not text.startswith(POSTGRES_SCHEMES):
+            raise SettingsError(
+                f"give the PostgreSQL database as {name} postgresql://user:password@host/database."
+            )
+
+        def refuse(reason: str) -> SettingsError:
+            return SettingsError(f"{name} is not a usable PostgreSQL URL: {reason}; {ENCODING_HINT}.")
+
+        scheme, rest = text.split("://", 1)
+        if "#" in rest:
+            raise refuse("it holds a '#', which ends a URL")
+        netloc = re.split(r"[/?]", rest, maxsplit=1)[0]
+        after = rest[len(netloc) :]
+        if "@" in after or netloc.count("@") > 1:
+            raise refuse("it has an '@' where the host should be")
+        userinfo, at, hosts = netloc.rpartition("@")
+        if re.search(r"%(?![0-9A-Fa-f]{2})", userinfo):
+            raise refuse("a '%' in the user or password is not followed by two hex digits")
+        for host in hosts.split(","):  # host:port, [IPv6]:port, several separated by commas
+            port = host.rsplit("]", 1)[-1].partition(":")[2]
+            if port and not (port.isdigit() and 0 < int(port) <= 65535):
+                raise refuse("the port after the host is not a number from 1 to 65535")
+        user, colon, password = userinfo.partition(":")
+        if not colon:
+            return cls(url=text, shown=text)
+        return cls(url=text, shown=f"{scheme}://{user}:***{at}{hosts}{after}", password=unquote(password))
+
+    def mask(self, text: str) -> str:
+        """``text`` (an error's message) without the password, encoded or not."""
+        if not self.password:
+            return text
+        raw = self.url.split("://", 1)[1].rpartition("@")[0].partition(":")[2]
+        for secret in sorted({self.password, raw}, key=len, reverse=True):
+            text = text.replace(secret, "***")
+        return text
 
 
 @dataclass(frozen=True)
@@ -54,7 +123,7 @@ class Settings:
     # (None: generated once and kept in the database).
     web_host: str = "127.0.0.1"
     web_port: int = 8080
-    public_url: str = "http://localhost:8080"
+    public_url: str = "http://localhost:8080"  # unset: http://localhost:WEB_PORT
     web_secret: str | None = field(default=None, repr=False)  # signs every link
     # Operations (README "Health and metrics"): the log's format ("text" or "json", one
     # object a line), and the operator port of /healthz, /readyz and /metrics (0: they
@@ -63,6 +132,9 @@ class Settings:
     metrics_host: str = "127.0.0.1"
     metrics_port: int = 0
     web_max_streams: int = 256  # open live pages (event streams) per process, from everyone
+    # PUBLIC_URL was set: with WEB_PORT=0 the bot still posts links, to the pages that a
+    # `python -m bot web` elsewhere serves (sharded deployments).
+    public_url_given: bool = False
 
     @property
     def sharded(self) -> bool:
@@ -72,6 +144,44 @@ class Settings:
     def database(self) -> str:
         """What ``open_database`` opens: ``DATABASE_URL`` if set, else ``DATABASE_PATH``."""
         return self.database_url or self.database_path
+
+    @property
+    def postgres(self) -> PostgresUrl | None:
+        """``DATABASE_URL`` parsed (``from_env`` refused one that does not parse)."""
+        return None if self.database_url is None else PostgresUrl.parse(self.database_url)
+
+    @property
+    def database_shown(self) -> str:
+        """The database for messages and logs: ``DATABASE_URL`` without its password."""
+        postgres = self.postgres
+        return self.database_path if postgres is None else postgres.shown
+
+    @property
+    def posts_links(self) -> bool:
+        """Whether the bot posts links to the web pages: it serves them (``WEB_PORT``), or
+        ``PUBLIC_URL`` names where another process serves them."""
+        return bool(self.web_port) or self.public_url_given
+
+    def web_warnings(self) -> list[str]:
+        """What makes the links the bot posts likely to lead nowhere, for the log."""
+        if not self.posts_links:
+            return []
+        parts = urlsplit(self.public_url)
+        warnings = []
+        if _is_local(parts.hostname):
+            warnings.append(
+                f"PUBLIC_URL={self.public_url} names this machine: the links the bot posts open only"
+                " in a browser on this machine. Set PUBLIC_URL to the address members open"
+                ' (README.md, section "Web pages").'
+            )
+            port = parts.port  # a number: from_env refused any other
+            if port is not None and self.web_port and port != self.web_port:
+                warnings.append(
+                    f"PUBLIC_URL={self.public_url} names port {port}, but the web pages listen on"
+                    f" WEB_PORT={self.web_port}: its links lead nowhere unless something forwards"
+                    f" {port} to {self.web_port}."
+                )
+        return warnings
 
     @property
     def log_level_value(self) -> int:
@@ -107,11 +217,8 @@ class Settings:
             return default if value is None else value
 
         database_url = get("DATABASE_URL")
-        if database_url is not None and not database_url.startswith(("postgresql://", "postgres://")):
-            raise SettingsError(
-                "DATABASE_URL must be a PostgreSQL URL, postgresql://user:password@host:port/database;"
-                " leave it empty to use the SQLite file DATABASE_PATH."
-            )
+        if database_url is not None:
+            PostgresUrl.parse(database_url)  # one clear line, never a traceback or the password
         settings = cls(
             token=get("DISCORD_TOKEN"),
             database_path=get("DATABASE_PATH") or cls.database_path,
@@ -130,15 +237,16 @@ class Settings:
             rechallenge_cooldown=seconds("RECHALLENGE_COOLDOWN", cls.rechallenge_cooldown, 0),
             max_open_tournaments=seconds("MAX_OPEN_TOURNAMENTS", cls.max_open_tournaments, 0),
         )
-        public_url = (get("PUBLIC_URL") or cls.public_url).rstrip("/")
-        if not public_url.startswith(("http://", "https://")):
-            raise SettingsError(
-                f"PUBLIC_URL={public_url!r} must start with http:// or https://,"
-                " e.g. https://schotten.example.org"
-            )
         web_port = _int("WEB_PORT", get("WEB_PORT"), minimum=0)
         if web_port is not None and web_port > 65535:
             raise SettingsError(f"WEB_PORT={web_port} must be at most 65535 (0 turns the web pages off).")
+        # Unset: the pages on this machine, at the port they listen on.
+        public_url = (get("PUBLIC_URL") or f"http://localhost:{web_port or cls.web_port}").rstrip("/")
+        if not public_url.startswith(("http://", "https://")) or not _has_host_and_port(public_url):
+            raise SettingsError(
+                f"PUBLIC_URL={public_url!r} must start with http:// or https:// and a host"
+                " (and a port number, if any), e.g. https://schotten.example.org"
+            )
         web_secret = get("WEB_SECRET")
         if web_secret is not None and len(web_secret) < 16:
             raise SettingsError("WEB_SECRET must be at least 16 characters (or unset: generated once).")
@@ -149,9 +257,19 @@ class Settings:
             public_url=public_url,
             web_secret=web_secret,
             web_max_streams=seconds("WEB_MAX_STREAMS", cls.web_max_streams, 1),
+            public_url_given=get("PUBLIC_URL") is not None,
         )
         shard_count = _int("SHARD_COUNT", get("SHARD_COUNT"), minimum=1)
         shard_ids = _shard_ids(get("SHARD_IDS"), shard_count)
+        if shard_count is not None and shard_ids is not None and database_url is None:
+            missing = sorted(set(range(shard_count)) - set(shard_ids))
+            if missing:  # SQLite serves one process: no other process can run them
+                raise SettingsError(
+                    f"SHARD_IDS={get('SHARD_IDS')} leaves shard(s) {', '.join(map(str, missing))} of"
+                    f" SHARD_COUNT={shard_count} to other processes, but the SQLite database"
+                    " (DATABASE_PATH) serves one process: unset SHARD_IDS to run every shard here,"
+                    " or set DATABASE_URL (PostgreSQL) for several processes."
+                )
         settings = dataclasses.replace(settings, shard_count=shard_count, shard_ids=shard_ids)
         if get("TURN_REMINDER") is None and settings.turn_reminder >= settings.turn_timeout:
             # Only TURN_TIMEOUT was shortened: remind half-way rather than refuse to start.
@@ -189,6 +307,65 @@ def _operations(settings: Settings, get: Callable[[str], str | None]) -> Setting
         metrics_host=get("METRICS_HOST") or settings.metrics_host,
         metrics_port=settings.metrics_port if metrics_port is None else metrics_port,
     )
+
+
+def _has_host_and_port(url: str) -> bool:
+    parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018 - raises ValueError for a port that is no number
+    except ValueError:
+        return False
+    return bool(parts.hostname)
+
+
+def _is_local(host: str | None) -> bool:
+    """Whether ``host`` names this machine only (localhost, 127.x, ::1)."""
+    if host is None:
+        return False
+    if host.lower() == "localhost" or host.lower().endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def web_port_error(host: str, port: int, error: OSError) -> SettingsError:
+    """Why the web pages cannot listen on ``host``:``port``, naming the settings."""
+    where = f"WEB_HOST={host} WEB_PORT={port}"
+    if error.errno == errno.EADDRINUSE:
+        return SettingsError(
+            f"Cannot serve the web pages on {where}: the port is taken (another program or bot"
+            " process listens there); choose a free WEB_PORT, or WEB_PORT=0 for no pages here."
+        )
+    if error.errno == errno.EACCES:
+        return SettingsError(
+            f"Cannot serve the web pages on {where}: permission denied (ports below 1024 need"
+            " privileges); choose a WEB_PORT above 1023."
+        )
+    if isinstance(error, socket.gaierror) or error.errno == errno.EADDRNOTAVAIL:
+        return SettingsError(
+            f"Cannot serve the web pages on {where}: WEB_HOST is not an address of this machine;"
+            " use 127.0.0.1 (behind a proxy), 0.0.0.0 (every interface) or one of its addresses."
+        )
+    return SettingsError(f"Cannot serve the web pages on {where}: {error.strerror or error}.")
+
+
+def try_web_port(host: str, port: int) -> None:
+    """Bind ``host``:``port`` as the web pages would, and let it go; ``SettingsError``
+    (naming ``WEB_HOST``/``WEB_PORT``) if that fails. Port 0: nothing to try."""
+    if not port:
+        return
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        for family, kind, proto, _, address in set(infos):
+            with socket.socket(family, kind, proto) as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as aiohttp does
+                if family == socket.AF_INET6:
+                    sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                sock.bind(address)
+    except OSError as error:
+        raise web_port_error(host, port, error) from None
 
 
 def _int(name: str, text: str | None, *, minimum: int) -> int | None:

@@ -6,6 +6,7 @@ import asyncio
 import os
 import re
 import shlex
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -63,8 +64,16 @@ def test_operator_commands_work_as_written_on_a_fresh_clone(tmp_path: Path) -> N
     assert not missing, missing
     export = re.search(r"`(\.venv/bin/python -m bot export --guild ID --out games\.jsonl)`", readme)
     assert export is not None
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "DISCORD_", "SHARD_"))}
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "DISCORD_", "SHARD_", "WEB_"))
+    }
     env["PYTHONPATH"] = str(ROOT)
+    # Set-up: cp .env.example .env, then the token after DISCORD_TOKEN=.
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    (tmp_path / ".env").write_text(example.replace("\nDISCORD_TOKEN=\n", "\nDISCORD_TOKEN=x\n"))
+    with socket.socket() as sock:  # check tries WEB_PORT: a free one, not 8080
+        sock.bind(("127.0.0.1", 0))
+        env["WEB_PORT"] = str(sock.getsockname()[1])
 
     def run(command: str) -> subprocess.CompletedProcess[str]:
         command = command.replace(".venv/bin/python", shlex.quote(sys.executable)).replace("ID", "1")
@@ -92,6 +101,7 @@ def test_operator_commands_work_as_written_on_a_fresh_clone(tmp_path: Path) -> N
     proc = run(export.group(1).replace("games.jsonl", f"from-backup.jsonl --database {copy}"))
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in (tmp_path / "backups").iterdir()) == [copy.name]
+    assert run(export.group(1)).returncode == 1  # never overwritten: a new name each time
 
 
 async def _first_start(path: Path) -> None:

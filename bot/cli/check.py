@@ -1,35 +1,39 @@
 """``python -m bot check``: what a start would do, without starting.
 
-Reads and validates the settings, opens the database read-only (SQLite: without the
-bot's lock, so it may run beside the bot; nothing is created or migrated) and reports
-its schema version and what a start would do with it. Needs no token and no Discord.
-Exit status 0 when a start would get past the database, 1 when it would not.
+Reads and validates the settings, tries the web pages' port (binds it and lets it go),
+opens the database read-only (SQLite: without the bot's lock, so it may run beside the
+bot; nothing is created or migrated; PostgreSQL: whether the role may write, in a
+transaction rolled back) and reports its schema version and what a start would do with
+it. Never contacts Discord. Exits with the status a start would stop with: 2 for a
+setting (no token, a taken port), 1 for the database, else 0.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sqlite3
+import urllib.request
 from pathlib import Path
 from typing import TextIO
-from urllib.parse import urlsplit
 
 import asyncpg
 
 from bot.pictures import lettering
-from bot.settings import Settings
+from bot.settings import PostgresUrl, Settings, SettingsError, try_web_port
 from bot.storage import Database, ForeignDatabase, MigrationError, StorageError, latest_version
 from bot.storage.mark import verify as verify_mark
-from bot.storage.postgres import PostgresDatabase, redact
+from bot.storage.postgres import PostgresDatabase
+
+SETTINGS_ERROR = 2  # what `python -m bot` exits with for a setting it cannot use
+DATABASE_ERROR = 1  # ... and for a database it cannot use
 
 
 def describe_settings(settings: Settings) -> list[str]:
     lines = []
     if settings.token:
         lines.append("DISCORD_TOKEN is set (not checked: only Discord can, at the start)")
-    else:
-        lines.append("DISCORD_TOKEN is not set: the bot will not start without it")
     if settings.sharded:
         ids = "all" if settings.shard_ids is None else ", ".join(map(str, settings.shard_ids))
         lines.append(f"shards: {ids} of SHARD_COUNT={settings.shard_count}")
@@ -93,37 +97,117 @@ async def _check_sqlite(path: str) -> tuple[bool, str]:
     return ok, text
 
 
-async def _check_postgres(url: str) -> tuple[bool, str]:
-    where = f"the PostgreSQL database {redact(url)} (DATABASE_URL)"
-    db = PostgresDatabase(url, pool_size=1)
+async def _check_postgres(url: PostgresUrl) -> tuple[bool, str]:
+    where = f"the PostgreSQL database {url.shown} (DATABASE_URL)"
+    db = PostgresDatabase(url.url, pool_size=1)
     try:
         await db.connect()
         version = await db.schema_version()
+        refusal = await _refuses_writes(url.url, version)
     except (StorageError, asyncpg.PostgresError, OSError, MigrationError) as error:
-        text = str(error)
-        password = _password(url)
-        return False, f"cannot use {where}: {text.replace(password, '***') if password else text}"
+        return False, f"cannot use {where}: {url.mask(str(error))}"
     finally:
         await db.close()
-    return _plan(where, version)
+    ok, text = _plan(where, version)
+    if ok and refusal is not None:
+        return False, f"{where} refuses the writes a start needs: {url.mask(refusal)}"
+    return ok, text
 
 
-def _password(url: str) -> str | None:
-    return urlsplit(url).password
+async def _refuses_writes(url: str, version: int) -> str | None:
+    """Why the role of ``url`` cannot do what a start does (migrate, then write), or
+    None. What it tries happens in a transaction that is rolled back."""
+    conn = await asyncpg.connect(url, timeout=10)
+    try:
+        if await conn.fetchval("SELECT pg_is_in_recovery()"):
+            return "it is a read-only standby; connect to the primary"
+        if await conn.fetchval("SHOW default_transaction_read_only") == "on":
+            return "its transactions are read-only (default_transaction_read_only is on)"
+        if version < latest_version():  # a start creates or alters tables
+            tx = conn.transaction()
+            await tx.start()
+            try:
+                await conn.execute("CREATE TABLE schotten_check_write (id integer)")
+                await conn.execute("INSERT INTO schotten_check_write VALUES (1)")
+            except (asyncpg.InsufficientPrivilegeError, asyncpg.ReadOnlySQLTransactionError) as error:
+                return f"{error} (the role needs to own the database, or CREATE on its schema)"
+            finally:
+                await tx.rollback()
+        lacking = await conn.fetch(
+            """SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+               WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
+                 AND NOT (has_table_privilege(c.oid, 'SELECT') AND has_table_privilege(c.oid, 'INSERT')
+                          AND has_table_privilege(c.oid, 'UPDATE') AND has_table_privilege(c.oid, 'DELETE'))
+               ORDER BY c.relname"""
+        )
+        if lacking:
+            names = ", ".join(row[0] for row in lacking[:5]) + (", ..." if len(lacking) > 5 else "")
+            return (
+                f"the role may not read and write the tables {names}; connect with the owner of"
+                " the bot's tables, or grant it SELECT, INSERT, UPDATE and DELETE on them"
+            )
+        return None
+    finally:
+        await conn.close()
 
 
 def check(settings: Settings, out: TextIO) -> int:
-    """Print what a start would do; 0 if the database is usable, 1 if not."""
+    """Print what a start would do; exit with the status a start would stop with:
+    2 for a setting, 1 for the database, 0 when it would get to Discord."""
+    status = 0
     for line in describe_settings(settings):
         print(line, file=out)
     print(lettering.describe(), file=out)
-    if settings.database_url:
-        ok, text = asyncio.run(_check_postgres(settings.database_url))
+    if not settings.token:
+        print("error: DISCORD_TOKEN is not set: a start would stop at once (exit status 2)", file=out)
+        status = SETTINGS_ERROR
+    if settings.web_port:
+        try:
+            try_web_port(settings.web_host, settings.web_port)
+        except SettingsError as error:
+            if _bot_answers(settings):
+                print(
+                    f"the web port {settings.web_port} is held by a running Schotten-Totten bot"
+                    " (this one, running now): a start needs it free",
+                    file=out,
+                )
+            else:
+                print(f"error: {error}", file=out)
+                status = SETTINGS_ERROR
+        else:
+            print(f"the web pages can listen on {settings.web_host}:{settings.web_port}", file=out)
+    for warning in settings.web_warnings():
+        print(f"warning: {warning}", file=out)
+    postgres = settings.postgres
+    if postgres is not None:
+        ok, text = asyncio.run(_check_postgres(postgres))
     else:
         ok, text = asyncio.run(_check_sqlite(settings.database_path))
     print(text if ok else f"error: {text}", file=out)
-    print("The settings are valid." if ok else "A start would stop at the database.", file=out)
-    return 0 if ok else 1
+    if not ok:
+        status = status or DATABASE_ERROR
+    if status == 0:
+        print("The settings are valid.", file=out)
+    else:
+        print("A start would stop there.", file=out)
+    return status
+
+
+def _bot_answers(settings: Settings) -> bool:
+    """Whether a bot of ours answers ``/healthz`` on the taken web port (or on
+    ``METRICS_PORT``, where it is served then): the bot running now, whose own port it is."""
+    host = settings.web_host if settings.web_host not in ("", "0.0.0.0", "::") else "127.0.0.1"
+    ports = [settings.web_port] + ([settings.metrics_port] if settings.metrics_port else [])
+    for port in ports:
+        url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/healthz"
+        try:
+            with urllib.request.urlopen(url, timeout=2) as answer:
+                body = json.loads(answer.read(4096))
+        except (OSError, ValueError):
+            continue
+        if isinstance(body, dict) and body.get("status") == "ok" and "version" in body:
+            return True
+    return False
 
 
 __all__ = ["check", "describe_settings"]

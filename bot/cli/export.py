@@ -16,12 +16,11 @@ import sqlite3
 import sys
 from pathlib import Path
 from typing import TextIO
-from urllib.parse import urlsplit
 
 import asyncpg
 
 from bot.archive.history import History
-from bot.settings import README_SECTION, Settings, SettingsError
+from bot.settings import README_SECTION, PostgresUrl, Settings, SettingsError
 from bot.storage import (
     Database,
     ForeignDatabase,
@@ -31,7 +30,6 @@ from bot.storage import (
     latest_version,
     open_database,
 )
-from bot.storage.postgres import redact
 
 
 class ExportError(Exception):
@@ -44,7 +42,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         description="Write every finished game of a server as JSON lines (one game a line).",
     )
     parser.add_argument("--guild", type=int, required=True, metavar="ID", help="the server's id")
-    parser.add_argument("--out", metavar="FILE", help="where to write (default: standard output)")
+    parser.add_argument(
+        "--out", metavar="FILE", help="a new file to write (default: standard output); never overwritten"
+    )
     parser.add_argument(
         "--database",
         metavar="PATH_OR_URL",
@@ -59,7 +59,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 async def _open(path: str, setting: str) -> Storage:
     """The database at ``path``, opened to read only: a SQLite file without the bot's
     lock (the bot may hold it) and without writing anything beside it."""
-    shown = redact(path)
+    shown = PostgresUrl.parse(path, setting or "--database").shown if is_postgres_url(path) else path
     where = f"{shown} ({setting})" if setting else shown
     if is_postgres_url(path):
         db: Storage = open_database(path)
@@ -92,9 +92,7 @@ async def _open(path: str, setting: str) -> Storage:
 
 def _reason(error: BaseException, url: str) -> str:
     """The error's message, without the password that a URL in it may carry."""
-    text = str(error)
-    password = urlsplit(url).password if is_postgres_url(url) else None
-    return text.replace(password, "***") if password else text
+    return PostgresUrl.parse(url).mask(str(error)) if is_postgres_url(url) else str(error)
 
 
 async def export_guild(database: str, guild_id: int, out: TextIO, setting: str = "") -> int:
@@ -122,6 +120,15 @@ def main(argv: list[str]) -> int:
             return 2
         database = settings.database
         setting = "DATABASE_URL" if settings.database_url else "DATABASE_PATH"
+    elif is_postgres_url(database):
+        try:
+            PostgresUrl.parse(database, "--database")
+        except SettingsError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+    if args.out is not None and Path(args.out).exists():  # as backup: a new file, never overwritten
+        print(f"error: {args.out} exists; give the export a new name.", file=sys.stderr)
+        return 1
     try:
         if args.out is None:
             count = asyncio.run(export_guild(database, args.guild, sys.stdout, setting))

@@ -23,7 +23,6 @@ import sqlite3
 import sys
 from pathlib import Path
 from typing import TextIO
-from urllib.parse import urlsplit
 
 import aiohttp
 import asyncpg
@@ -31,11 +30,12 @@ import discord
 
 from bot.app import SchottenBot, create_bot
 from bot.cli.logformat import JsonFormatter
-from bot.settings import README_SECTION, Settings, SettingsError
-from bot.storage import MigrationError, StorageError, backup, is_postgres_url
-from bot.storage.postgres import redact
+from bot.settings import README_SECTION, PostgresUrl, Settings, SettingsError, try_web_port
+from bot.storage import MigrationError, StorageError, backup
 from bot.storage.transfer import sqlite_to_postgres
 from bot.version import DISTRIBUTION, VERSION
+from bot.web import standalone
+from bot.web.standalone import login_retrying
 
 log = logging.getLogger("bot")
 
@@ -134,10 +134,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     commands.add_parser(
         "check",
-        help="validate the settings and the database, say what a start would do; no token needed",
-        description="Validate the settings, open the database read-only (nothing is created, "
-        "migrated or locked; safe while the bot runs), report its schema version and what a "
-        "start would do with it. Exit status 1 if a start would stop at the database.",
+        help="validate the settings, the web port and the database, say what a start would do",
+        description="Validate the settings (the token is not sent to Discord), try the web "
+        "pages' port, open the database read-only (nothing is created, migrated or locked; safe "
+        "while the bot runs), report its schema version and what a start would do with it. Exit "
+        "status as a start would stop: 2 for a setting (no token, a taken port), 1 for the database.",
     )
     backup_cmd = commands.add_parser(
         "backup",
@@ -231,10 +232,6 @@ async def clear_guild_commands(settings: Settings, guild_id: int) -> None:
 CLOSE_TIMEOUT = 5.0  # seconds a signal gives Discord's close before the start is cancelled
 
 
-class GatewayUnreachable(ConnectionError):
-    """discord.py's first gateway connection failed and its retry broke on that."""
-
-
 async def run(settings: Settings, *, force_sync: bool = False) -> None:
     """Run the bot until a signal or until it ends.
 
@@ -263,12 +260,7 @@ async def run(settings: Settings, *, force_sync: bool = False) -> None:
         await asyncio.wait({starting, signalled}, return_when=asyncio.FIRST_COMPLETED)
         if not stopping.is_set():
             signalled.cancel()
-            try:
-                starting.result()
-            except AttributeError:
-                if bot.ws is None:  # discord.py's retry after a first connection that failed
-                    raise GatewayUnreachable("the gateway did not accept a connection") from None
-                raise
+            starting.result()
         else:
             try:
                 await asyncio.wait_for(asyncio.shield(bot.close()), CLOSE_TIMEOUT)
@@ -287,33 +279,57 @@ async def _open_then_start(bot: SchottenBot, token: str) -> None:
     await bot.db.connect()
     await bot.db.migrate()
     await bot.db.check_writable()  # ReadOnlyDatabase: a start that could only fail later
-    await bot.start(token)
+    if bot.web is not None and bot.settings.web_port:  # a taken port before Discord, too
+        try_web_port(bot.settings.web_host, bot.settings.web_port)
+    # discord.py retries only once connected: the first login is tried again here.
+    await login_retrying(bot, token)
+    await _connect(bot)
 
 
-def migrate_to_postgres(settings: Settings, source: str | None, target: str | None) -> int:
+async def _connect(bot: SchottenBot) -> None:
+    """discord.py's ``connect``, started again while the first gateway connection fails:
+    an unsharded client's own retry then breaks (an AttributeError on the websocket it
+    never had), after waiting its backoff. A sharded one retries by itself."""
+    delay = standalone.LOGIN_RETRY_FIRST
+    while True:
+        try:
+            await bot.connect(reconnect=True)
+            return
+        except AttributeError:
+            if bot.ws is not None or bot.is_closed():
+                raise
+        log.warning("Cannot reach Discord's gateway; trying again in %.0f s", delay)
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, standalone.LOGIN_RETRY_MAX)
+
+
+def migrate_to_postgres(settings: Settings, source: str | None, target_url: str | None) -> int:
     source = source or settings.database_path
-    target = target or settings.database_url
-    if not target or not is_postgres_url(target):
+    if target_url is None and settings.postgres is None:
         print(
             "error: give the PostgreSQL database as --to postgresql://... (or set DATABASE_URL).",
             file=sys.stderr,
         )
         return 2
+    try:
+        target = PostgresUrl.parse(target_url, "--to") if target_url else settings.postgres
+    except SettingsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    assert target is not None
     if not Path(source).exists():
         print(f"error: {source} not found: give the SQLite database as --from PATH.", file=sys.stderr)
         return 1
-    print(f"Copying {source} into {redact(target)} ...")
+    print(f"Copying {source} into {target.shown} ...")
     try:
-        counts = asyncio.run(sqlite_to_postgres(source, target))
+        counts = asyncio.run(sqlite_to_postgres(source, target.url))
     except (StorageError, MigrationError, sqlite3.Error, asyncpg.PostgresError, OSError) as error:
-        password = urlsplit(target).password
-        text = str(error).replace(password, "***") if password else str(error)
-        print(f"error: {text}", file=sys.stderr)
+        print(f"error: {target.mask(str(error))}", file=sys.stderr)
         return 1
     for table, count in sorted(counts.items()):
         print(f"  {table}: {count} rows")
     print(
-        f"Done. Set DATABASE_URL={redact(target)} (with its password) and start the bot; "
+        f"Done. Set DATABASE_URL={target.shown} (with its password) and start the bot; "
         f"keep {source} as a backup."
     )
     return 0
@@ -321,23 +337,29 @@ def migrate_to_postgres(settings: Settings, source: str | None, target: str | No
 
 def serve_web(settings: Settings) -> int:
     """``python -m bot web``: the web pages alone, until SIGINT or SIGTERM."""
-    from bot.web import standalone
-
     if not settings.web_port:
         print("error: WEB_PORT is 0, which turns the web pages off.", file=sys.stderr)
         return 2
     start_logging(settings, "the web pages")
+    for warning in settings.web_warnings():
+        log.warning("%s", warning)
     try:
         asyncio.run(standalone.run(settings))
-    except (sqlite3.Error, asyncpg.PostgresError, MigrationError, StorageError) as error:
-        log.error("Cannot use the database %s: %s", redact(settings.database), error)
-        return 1
-    except OSError as error:
-        log.error("Cannot serve the web pages on %s:%d: %s", settings.web_host, settings.web_port, error)
+    except SettingsError as error:  # the port: WEB_PORT, WEB_HOST
+        log.error("%s", error)
+        return 2
+    except (sqlite3.Error, asyncpg.PostgresError, MigrationError, StorageError, OSError) as error:
+        log.error("Cannot use the database %s: %s", settings.database_shown, _masked(settings, error))
         return 1
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def _masked(settings: Settings, error: BaseException) -> str:
+    """An error's message without the password of ``DATABASE_URL``."""
+    postgres = settings.postgres
+    return str(error) if postgres is None else postgres.mask(str(error))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -372,8 +394,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: DATABASE_PATH={settings.database_path!r}: {error.strerror}.", file=sys.stderr)
             return 2
     start_logging(settings, "the bot" if args.command is None else args.command)
+    if args.command is None:
+        for warning in settings.web_warnings():
+            log.warning("%s", warning)
     setting = "DATABASE_URL" if settings.database_url else "DATABASE_PATH"
-    where = redact(settings.database)
+    where = settings.database_shown
     try:
         if args.command == "clear-guild-commands":
             # Touches the bookkeeping of command syncs only: allowed beside a running bot.
@@ -391,8 +416,11 @@ def main(argv: list[str] | None = None) -> int:
     except discord.HTTPException as error:  # clear-guild-commands: e.g. not in that server
         log.error("Discord refused: %s", error)
         return 1
+    except SettingsError as error:  # the web pages' port, taken since it was tried
+        log.error("%s", error)
+        return 2
     except (sqlite3.Error, asyncpg.PostgresError, MigrationError, StorageError) as error:
-        log.error("Cannot use the database %s (%s): %s", where, setting, error)
+        log.error("Cannot use the database %s (%s): %s", where, setting, _masked(settings, error))
         return 1
     except OSError as error:  # aiohttp's connection errors are OSErrors
         log.error("Cannot reach Discord: %s. The bot stops; a supervisor may restart it.", error)

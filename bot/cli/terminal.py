@@ -46,7 +46,8 @@ from bot.text.render import (
     wrap,
 )
 from rules.ai import LEVELS, choose_move, hint
-from rules.errors import IllegalMove, NotationError
+from rules.cards import Card
+from rules.errors import ClaimNotProvable, IllegalMove, NotationError
 from rules.game import Game, GameOptions
 from rules.moves import Claim, Draw, Move, PlayCard, ScoutReturn, parse_move
 from rules.rulesets import RULESETS
@@ -143,6 +144,15 @@ def describe_moves(moves: list[Move]) -> str:
     return t("terminal.legal_moves", moves="; ".join(parts + others))
 
 
+def rule_error_text(error: IllegalMove) -> str:
+    """The engine's refusal in the player's language, its cards in their notation (``G1``
+    for Gelb in German, not the engine's ``Y1``)."""
+    if isinstance(error, ClaimNotProvable) and error.counter_example:
+        shown = " ".join(card_text(card) for card in error.counter_example)
+        return t("error.claim_not_provable", stone=error.params["stone"], counter_example=shown)
+    return error_text(error, resolve=lambda value: card_text(value) if isinstance(value, Card) else value)
+
+
 class Terminal:
     def __init__(self, game: Game, humans: set[int], names: tuple[str, str], level: str, seed: int,
                  inp: TextIO, out: TextIO, width: int | None = None) -> None:  # fmt: skip
@@ -232,7 +242,7 @@ class Terminal:
             except NotationError:
                 self.tell(t("terminal.unknown", text=_echo(text)))
             except IllegalMove as error:
-                self.tell(t("terminal.not_allowed", reason=_clip(error_text(error))))
+                self.tell(t("terminal.not_allowed", reason=_clip(rule_error_text(error))))
         self.say()
         view = game.view(min(self.humans) if self.humans else 0)
         self.say(self.board(view))  # ends with the result

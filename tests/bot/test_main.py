@@ -9,19 +9,27 @@ import json
 import logging
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
+import aiohttp
 import discord
+import discord.http
 import pytest
 
 import bot.cli.main as entry
-from bot.app import SchottenBot
+from bot.app import SchottenBot, create_bot
 from bot.cli.main import configure_logging
+from bot.settings import Settings
 from bot.storage import Database, latest_version
+from bot.web import standalone
+from bot.web.companion import WebCompanion
 from tests.ports import free_port
 
 HERE = Path(__file__).resolve().parent
@@ -30,8 +38,8 @@ HERE = Path(__file__).resolve().parent
 def environment(**values: str) -> dict[str, str]:
     """This process's environment without the bot's settings, and ``values``. A bot
     started with it serves its web pages on a free port, never on WEB_PORT's default."""
-    unset = {"DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH", "DATABASE_URL"}
-    env = {k: v for k, v in os.environ.items() if k not in unset}
+    unset = {"DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH", "DATABASE_URL", "SHARD_COUNT", "SHARD_IDS"}
+    env = {k: v for k, v in os.environ.items() if k not in unset and not k.startswith(("WEB_", "PUBLIC_"))}
     env["WEB_PORT"] = str(free_port())
     env.update(values)
     return env
@@ -444,23 +452,34 @@ def test_sharded_bot_stops_on_a_signal_while_the_gateway_fails(
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_unsharded_bot_stops_on_a_signal_or_by_itself_when_the_gateway_fails(tmp_path: Path) -> None:
+def test_unsharded_bot_keeps_trying_the_gateway_and_stops_on_a_signal(tmp_path: Path) -> None:
+    # discord.py's retry of a first connection that failed breaks (an AttributeError): the
+    # bot connects anew, one line each time, as a sharded one does, until a signal.
     proc = start_against_unreachable_gateway(tmp_path)
+    lines: list[str] = []
     try:
         assert proc.stdout is not None
         assert "starting the bot" in proc.stdout.readline()  # the version's line first
-        assert proc.stdout.readline().endswith("opened\n")
-        output, _ = proc.communicate(timeout=60)
+        for line in proc.stdout:
+            lines.append(line)
+            if len([seen for seen in lines if "Cannot reach Discord's gateway; trying again" in seen]) == 2:
+                break
+        else:
+            pytest.fail("".join(lines))
+        proc.send_signal(signal.SIGTERM)
+        rest, _ = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    # discord.py's retry of a first connection that failed breaks (an AttributeError):
-    # the bot stops with a message, for its supervisor to start it again.
-    assert proc.returncode == 1, output
-    assert "Cannot reach Discord" in output
-    assert "Traceback" not in output
+    output = "".join(lines) + rest
+    assert proc.returncode == 0, output
+    assert "Traceback" not in output and "Received SIGTERM" in output and "Stopped" in output
+    assert "Cannot connect to host" in output  # discord.py's own line, on one line
 
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_unsharded_bot_stops_on_a_signal_once_ready(tmp_path: Path) -> None:
     proc = start_against_unreachable_gateway(tmp_path)
     lines = []
     try:
@@ -476,7 +495,7 @@ def test_unsharded_bot_stops_on_a_signal_or_by_itself_when_the_gateway_fails(tmp
             proc.kill()
             proc.wait()
     output = "".join(lines) + rest
-    assert proc.returncode in (0, 1), output
+    assert proc.returncode == 0, output
     assert "Traceback" not in output and "Database" in output and "closed" in output
 
 
@@ -495,3 +514,149 @@ def test_database_is_checked_before_logging_in(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "Cannot use the database" in proc.stderr
     assert "logging in" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_taken_web_port_is_one_line_naming_the_setting_before_discord(tmp_path: Path) -> None:
+    with socket.socket() as taken:  # another program listens on the port
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = subprocess.run(
+            [sys.executable, str(HERE / "unreachable_gateway_start.py")],
+            cwd=tmp_path,
+            env=environment(
+                DISCORD_TOKEN="not-a-real-token",
+                DATABASE_PATH=str(tmp_path / "s.db"),
+                WEB_HOST="127.0.0.1",
+                WEB_PORT=str(port),
+            ),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert proc.returncode == 2, proc.stderr  # a setting, as settings errors are
+    (line,) = [line for line in proc.stderr.splitlines() if "WEB_PORT" in line]
+    assert f"Cannot serve the web pages on WEB_HOST=127.0.0.1 WEB_PORT={port}: the port is taken" in line
+    assert "Cannot reach Discord" not in proc.stderr and "Traceback" not in proc.stderr
+    assert "logging in" not in proc.stderr  # refused before Discord
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_links_follow_web_port_and_a_local_public_url_is_warned_about(tmp_path: Path) -> None:
+    port = free_port()
+    stderr = start_and_stop(tmp_path, WEB_HOST="127.0.0.1", WEB_PORT=str(port))
+    assert f"Web pages on http://127.0.0.1:{port} (links: http://localhost:{port})" in stderr
+    assert f"WARNING ] bot: PUBLIC_URL=http://localhost:{port} names this machine" in stderr
+    other = free_port()
+    stderr = start_and_stop(
+        tmp_path, WEB_HOST="127.0.0.1", WEB_PORT=str(port), PUBLIC_URL=f"http://127.0.0.1:{other}"
+    )
+    assert f"names port {other}, but the web pages listen on WEB_PORT={port}" in stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("shards", [{}, {"SHARD_COUNT": "2", "SHARD_IDS": "0,1"}])
+def test_first_login_is_tried_again_while_the_network_fails(tmp_path: Path, shards: dict[str, str]) -> None:
+    proc = start_against_unreachable_gateway(tmp_path, FAIL_LOGINS="3", **shards)
+    lines: list[str] = []
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line)
+            if line == "ready\n":  # logged in at the fourth try: setup_hook ran
+                break
+        else:
+            pytest.fail("".join(lines))
+        proc.send_signal(signal.SIGTERM)
+        rest, _ = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    output = "".join(lines) + rest
+    retries = [line for line in lines if "Cannot reach Discord to log in" in line]
+    assert len(retries) == 3, output
+    assert all("OSError: [Errno 101] Network is unreachable" in line for line in retries)
+    assert "trying again in 0 s" in retries[0]
+    assert "Traceback" not in output and "Unclosed" not in output
+
+
+async def test_web_alone_serves_at_once_and_reads_names_once_discord_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # `python -m bot web` with a token: the pages are served while Discord cannot be
+    # reached, with ids for names; once it answers, the names come from Discord.
+    reachable = asyncio.Event()
+    me = {"id": "1", "username": "bot", "discriminator": "0", "avatar": None, "bot": True}
+    alice = {"id": "42", "username": "alice", "discriminator": "0", "avatar": None, "global_name": "Alice"}
+
+    async def request(self: discord.http.HTTPClient, route: discord.http.Route, **kwargs: Any) -> Any:
+        if not reachable.is_set():
+            raise OSError(101, "Network is unreachable")
+        if route.path == "/users/@me":
+            return me
+        if route.url.endswith("/users/42"):
+            return alice
+        raise discord.HTTPException(SimpleNamespace(status=404, reason="Not Found"), "Unknown User")
+
+    async def application_info(self: discord.Client) -> Any:
+        return SimpleNamespace(id=1, interactions_endpoint_url=None, flags=discord.ApplicationFlags())
+
+    servers: list[WebCompanion] = []
+
+    class Served(WebCompanion):
+        async def start(self, *, port: int | None = None) -> None:
+            await super().start(port=port)
+            servers.append(self)
+
+    monkeypatch.setattr(discord.http.HTTPClient, "request", request)
+    monkeypatch.setattr(discord.Client, "application_info", application_info)
+    monkeypatch.setattr(standalone, "WebCompanion", Served)
+    monkeypatch.setattr(standalone, "LOGIN_RETRY_FIRST", 0.01)
+    caplog.set_level(logging.INFO)
+    # WEB_PORT=0 is refused by `python -m bot web`; here it lets the OS choose the port.
+    settings = Settings(token="not-a-real-token", database_path=str(tmp_path / "w.db"), web_port=0)
+    stop = asyncio.Event()
+    serving = asyncio.create_task(standalone.serve(settings, stop))
+    try:
+        while not servers and not serving.done():
+            await asyncio.sleep(0.01)
+        (web,) = servers
+        url = f"http://127.0.0.1:{web.port}/watch/1/forged"
+        async with aiohttp.ClientSession() as session, session.get(url) as response:
+            assert response.status == 404  # served: a page that says "Nothing here"
+        assert await web.names.name(42) == "#42"
+        while "Cannot reach Discord to log in" not in caplog.text:
+            await asyncio.sleep(0.01)
+        reachable.set()
+        while "the pages show players' names" not in caplog.text:
+            await asyncio.sleep(0.01)
+        assert await web.names.name(42) == "Alice"
+        assert await web.names.pair((42, 7), None) == ("Alice", "#7")  # unknown: the id
+    finally:
+        stop.set()
+        await serving
+    assert "Traceback" not in caplog.text
+
+
+async def test_a_bot_without_pages_links_to_the_pages_served_elsewhere(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # WEB_PORT=0 on the bot processes, one `python -m bot web` at PUBLIC_URL: the links.
+    caplog.set_level(logging.INFO)
+    elsewhere = Settings.from_env({"WEB_PORT": "0", "PUBLIC_URL": "https://games.example"}, env_file=None)
+    bot = create_bot(database=str(tmp_path / "b.db"), settings=elsewhere, web=True, extensions=[])
+    bot.sync_on_start = False
+    try:
+        await bot.setup_hook()
+        assert bot.web is not None and bot.web.links is not None
+        assert bot.web.links.watch(1).startswith("https://games.example/watch/1/")
+        assert bot.web.port is None  # serves nothing itself
+        assert "Web pages served elsewhere (WEB_PORT=0; links: https://games.example)" in caplog.text
+    finally:
+        await bot.close()
+    off = create_bot(
+        database=":memory:", settings=Settings.from_env({"WEB_PORT": "0"}, env_file=None), web=True
+    )
+    assert off.web is None  # no pages, no PUBLIC_URL: no links
+    await off.close()

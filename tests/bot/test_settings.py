@@ -1,11 +1,12 @@
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 
 import pytest
 
-from bot.settings import Settings, SettingsError
+from bot.settings import Settings, SettingsError, try_web_port
 
 EXAMPLE = Path(__file__).resolve().parents[2] / ".env.example"
 
@@ -175,3 +176,118 @@ def test_log_format_and_the_operator_port() -> None:
     ):
         with pytest.raises(SettingsError, match=named):
             Settings.from_env(environ, env_file=None)
+
+
+# -- DATABASE_URL -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("password", "reason"),
+    [
+        ("s3cr#tz", "'#'"),  # was: invalid literal for int() with base 10: 's3cr'
+        ("p@ss/w:rd", "'@'"),
+        ("xq@zkjv", "'@'"),  # the driver would split at the first @, the URL at the last
+        ("xq?zkjv", "'@'"),
+        ("100%qqq", "'%'"),
+    ],
+)
+def test_database_url_that_would_be_misread_is_one_line_without_it(password: str, reason: str) -> None:
+    url = f"postgresql://schotten:{password}@db:5432/schotten"
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_env({"DATABASE_URL": url}, env_file=None)
+    text = str(caught.value)
+    assert text.startswith("DATABASE_URL is not a usable PostgreSQL URL") and reason in text
+    assert "percent-encoded" in text and "\n" not in text
+    for i in range(len(password) - 2):  # no part of the password, nor of the URL
+        assert password[i : i + 3] not in text, password[i : i + 3]
+    assert "schotten" not in text
+
+
+def test_database_url_with_a_port_that_is_no_number() -> None:
+    with pytest.raises(SettingsError, match="DATABASE_URL is not a usable PostgreSQL URL: the port"):
+        Settings.from_env({"DATABASE_URL": "postgresql://schotten@db:port/schotten"}, env_file=None)
+
+
+def test_database_url_percent_encoded_is_shown_and_masked_without_its_password() -> None:
+    url = "postgresql://schotten:p%40ss%2Fw%3Ard%23@db.example:5432/schotten?sslmode=require"
+    settings = Settings.from_env({"DATABASE_URL": url}, env_file=None)
+    assert settings.database == url  # the driver decodes it
+    postgres = settings.postgres
+    assert postgres is not None and postgres.password == "p@ss/w:rd#"
+    assert settings.database_shown == "postgresql://schotten:***@db.example:5432/schotten?sslmode=require"
+    assert postgres.mask("auth failed for p@ss/w:rd# (p%40ss%2Fw%3Ard%23)") == "auth failed for *** (***)"
+    plain = Settings.from_env({"DATABASE_URL": "postgresql://schotten@db/schotten"}, env_file=None)
+    assert plain.database_shown == "postgresql://schotten@db/schotten"
+
+
+# -- shards on SQLite ---------------------------------------------------------------
+
+
+def test_some_shards_on_sqlite_are_refused_all_of_them_are_fine() -> None:
+    with pytest.raises(SettingsError, match=r"SHARD_IDS=0 leaves shard\(s\) 1 of SHARD_COUNT=2"):
+        Settings.from_env({"SHARD_COUNT": "2", "SHARD_IDS": "0"}, env_file=None)
+    assert Settings.from_env({"SHARD_COUNT": "2", "SHARD_IDS": "1,0"}, env_file=None).shard_ids == (1, 0)
+    assert Settings.from_env({"SHARD_COUNT": "2"}, env_file=None).shard_ids is None
+    on_postgres = {"SHARD_COUNT": "2", "SHARD_IDS": "0", "DATABASE_URL": "postgresql://u@h/db"}
+    assert Settings.from_env(on_postgres, env_file=None).shard_ids == (0,)
+
+
+# -- web settings -------------------------------------------------------------------
+
+
+def test_public_url_follows_web_port_until_set() -> None:
+    assert Settings.from_env({"WEB_PORT": "18080"}, env_file=None).public_url == "http://localhost:18080"
+    given = Settings.from_env({"WEB_PORT": "18080", "PUBLIC_URL": "https://x.example/"}, env_file=None)
+    assert given.public_url == "https://x.example" and given.public_url_given
+
+
+@pytest.mark.parametrize("url", ["schotten.example.org", "https://", "http://localhost:80a80"])
+def test_a_public_url_links_cannot_be_built_on_is_refused(url: str) -> None:
+    with pytest.raises(SettingsError, match="PUBLIC_URL="):
+        Settings.from_env({"PUBLIC_URL": url}, env_file=None)
+
+
+def test_web_warnings_for_links_that_lead_nowhere() -> None:
+    def warnings(**environ: str) -> list[str]:
+        return Settings.from_env(environ, env_file=None).web_warnings()
+
+    (local,) = warnings()
+    assert "PUBLIC_URL=http://localhost:8080 names this machine" in local
+    assert len(warnings(PUBLIC_URL="http://127.0.0.2:8080")) == 1
+    assert len(warnings(PUBLIC_URL="http://[::1]:8080")) == 1
+    wrong_port = warnings(PUBLIC_URL="http://localhost:8080", WEB_PORT="18080")
+    assert len(wrong_port) == 2
+    assert "names port 8080, but the web pages listen on WEB_PORT=18080" in wrong_port[1]
+    assert warnings(PUBLIC_URL="https://schotten.example.org") == []  # a proxy's address
+    assert warnings(PUBLIC_URL="http://192.0.2.7:18080", WEB_PORT="8080") == []  # maybe forwarded
+    assert warnings(WEB_PORT="0") == []  # no pages, no links
+    # WEB_PORT=0 with PUBLIC_URL: the links point at a `python -m bot web` elsewhere.
+    elsewhere = Settings.from_env({"WEB_PORT": "0", "PUBLIC_URL": "http://localhost:8080"}, env_file=None)
+    assert elsewhere.posts_links and len(elsewhere.web_warnings()) == 1
+
+
+def test_a_taken_web_port_names_web_port_and_web_host() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(SettingsError) as caught:
+            try_web_port("127.0.0.1", port)
+    assert str(caught.value).startswith(f"Cannot serve the web pages on WEB_HOST=127.0.0.1 WEB_PORT={port}")
+    assert "taken" in str(caught.value)
+    try_web_port("127.0.0.1", port)  # free again
+    try_web_port("127.0.0.1", 0)  # off: nothing to try
+    with pytest.raises(SettingsError, match="WEB_HOST is not an address of this machine"):
+        try_web_port("192.0.2.1", port)  # TEST-NET-1: nobody's address
+
+
+def test_the_documented_encoding_is_the_one_the_driver_decodes() -> None:
+    # .env.example: "p@ss#1 is written p%40ss%231"; README, "Running at scale", the same table.
+    example = EXAMPLE.read_text()
+    assert "(p@ss#1 is written p%40ss%231)" in example
+    url = Settings.from_env({"DATABASE_URL": "postgresql://bot:p%40ss%231@h/db"}, env_file=None).postgres
+    assert url is not None and url.password == "p@ss#1"
+    readme = (EXAMPLE.parent / "README.md").read_text()
+    for table in (example, readme):
+        for char, code in {"#": "%23", "@": "%40", "/": "%2F", ":": "%3A", "?": "%3F", "%": "%25"}.items():
+            assert f"{char} as {code}" in table.replace("`", ""), (char, code)

@@ -10,7 +10,9 @@ from bot.settings import Settings, SettingsError
 
 
 def read(**env: str) -> Settings:
-    return Settings.from_env(env, env_file=None)
+    """Settings of a process on PostgreSQL, where shards may be split between processes
+    (the bots built here still get an in-memory database)."""
+    return Settings.from_env({"DATABASE_URL": "postgresql://bot@db/schotten", **env}, env_file=None)
 
 
 def test_unset_is_one_connection() -> None:

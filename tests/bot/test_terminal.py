@@ -544,3 +544,22 @@ def test_a_claim_that_wins_is_narrated_in_german_through_the_prompt() -> None:
     assert "Du> Du hast Stein 3 beansprucht" in lines
     assert "Zuletzt: Du hast Stein 3 beansprucht" in lines
     assert "Spielende: Du gewinnst mit drei benachbarten Steinen." in lines
+
+
+def test_a_refusal_names_the_card_as_the_player_typed_it() -> None:
+    # Was: "G1" (Gelb) typed in German answered "Du hast Y1 nicht auf der Hand".
+    out = run_wide("G1 1\nquit\n", "--seed", "3", "--first", "me", "--lang", "de")
+    (line,) = [line for line in out.splitlines() if "nicht auf der Hand" in line]
+    assert line.endswith("Nicht erlaubt: Du hast G1 nicht auf der Hand.")
+
+
+def test_a_claim_refusal_shows_the_counter_example_in_the_players_notation() -> None:
+    from bot.cli.terminal import rule_error_text
+    from bot.text import i18n
+    from rules.errors import ClaimNotProvable, GameOver
+
+    error = ClaimNotProvable(3, (parse_card("Y7"), parse_card("G8"), parse_card("Leader")))
+    with i18n.use("de"):
+        text = rule_error_text(error)
+        assert "G7 N8 Anführer" in text and "Y7" not in text
+        assert rule_error_text(GameOver()) == t("error.game_over")

@@ -1,9 +1,11 @@
 """Runs ``python -m bot``'s ``main`` against a Discord whose HTTP API answers (a fake
 login) but whose gateway cannot be reached: every websocket connection is refused, as
-when the network is down. Used by test_main to test shutdown while discord.py retries."""
+when the network is down. Used by test_main to test shutdown while discord.py retries.
+``FAIL_LOGINS=N``: the first N logins find no network either (tried again at once)."""
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
 from types import SimpleNamespace
@@ -15,6 +17,7 @@ import discord.http
 import yarl
 
 import bot.cli.main as entry
+import bot.web.standalone
 from bot.app import SchottenBot
 
 
@@ -29,7 +32,14 @@ GATEWAY = f"ws://127.0.0.1:{_closed_port()}"
 USER = {"id": "1", "username": "bot", "discriminator": "0", "avatar": None, "bot": True}
 
 
+failed_logins = int(os.environ.get("FAIL_LOGINS", "0"))
+
+
 async def request(self: discord.http.HTTPClient, route: discord.http.Route, **kwargs: Any) -> Any:
+    global failed_logins
+    if route.path == "/users/@me" and failed_logins:
+        failed_logins -= 1
+        raise OSError(101, "Network is unreachable")
     if route.path == "/users/@me":
         return USER
     if route.path == "/gateway":
@@ -57,6 +67,7 @@ discord.http.HTTPClient.request = request  # type: ignore[method-assign]
 discord.Client.application_info = application_info  # type: ignore[method-assign]
 discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(GATEWAY)
 SchottenBot.setup_hook = setup_hook  # type: ignore[method-assign]
+bot.web.standalone.LOGIN_RETRY_FIRST = 0.01  # seconds, doubled each time
 
 if __name__ == "__main__":
     sys.exit(entry.main(sys.argv[1:]))

@@ -112,7 +112,7 @@ async def test_a_database_that_lost_its_wal_is_refused(
     check = subprocess.run(
         [sys.executable, "-m", "bot", "check"],
         cwd=tmp_path,
-        env=environment(DATABASE_PATH=str(lost)),
+        env=environment(DATABASE_PATH=str(lost), DISCORD_TOKEN="x"),
         capture_output=True,
         text=True,
         timeout=60,
@@ -125,7 +125,7 @@ async def test_a_database_that_lost_its_wal_is_refused(
     check = subprocess.run(
         [sys.executable, "-m", "bot", "check"],
         cwd=tmp_path,
-        env=environment(DATABASE_PATH=str(lost)),
+        env=environment(DATABASE_PATH=str(lost), DISCORD_TOKEN="x"),
         capture_output=True,
         text=True,
         timeout=60,
