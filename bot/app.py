@@ -351,6 +351,7 @@ class SchottenBot(commands.Bot):
             await self._close_discord()
         finally:
             self.pictures.close()
+            await self.presence.written()  # who was seen last, before the database closes
             await self.db.close()
 
     async def _close_discord(self) -> None:

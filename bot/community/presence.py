@@ -77,6 +77,11 @@ class Presence:
         except Exception as error:  # a lost write only costs a ping too many
             log.info("could not record when user %s was seen: %s", user_id, type(error).__name__)
 
+    async def written(self) -> None:
+        """Wait for the writes in flight (a clean shutdown does; so do tests)."""
+        while self._writes:
+            await asyncio.gather(*self._writes)
+
     async def last_seen(self, user_id: int) -> float | None:
         """When the member last used the bot, in this process or any other."""
         here = self._seen.get(user_id)
