@@ -119,6 +119,8 @@ class Threads:
                 type=discord.ChannelType.public_thread.value,
             )
         except discord.HTTPException as error:
+            if error.status >= 500 or error.status == 429:
+                raise  # Discord's trouble, not a refusal: the outbox tries again later
             # Refused (a permission taken away, a channel that holds no threads): the
             # board goes to the channel, as where threads are off.
             log.info("could not open a thread for game %s (%s); the channel it is", record.id, error.status)

@@ -248,3 +248,48 @@ async def test_a_restart_after_the_thread_was_opened_adopts_it(tmp_path):
         assert (await second.service.get(game_id)).thread_id == opened.id
         assert len(boards(opened, game_id)) == 1 and boards(channel, game_id) == []
         await second.close()
+
+
+async def test_a_swiss_of_seven_in_one_channel_keeps_it_calm(simcord_env, simcord_bot):
+    env, bot = simcord_env, simcord_bot
+    guild = env.create_guild()
+    channel = guild.create_text_channel("tournaments")
+    events = guild.create_role("events", permissions=discord.Permissions(manage_events=True))
+    organiser = guild.add_member(env.create_user("olga"), roles=[events])
+    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(1, 8)]
+    by_id = {m.id: m for m in members}
+    created = await organiser.slash(
+        channel, "schotten tournament create", name="Swiss", format="swiss", rounds=3
+    )
+    for member in members:
+        await member.click(created.response, label="Join")
+    (tournament,) = await bot.tournaments.of_guild(guild.id)
+    seen = len(env.http_requests)
+    await env.advance_time(AWAY)
+    await organiser.slash(channel, "schotten tournament start")
+    threads = 0
+    for round_no in (1, 2, 3):
+        pairings = await bot.db.tournaments.pairings(tournament.id, round_no)
+        games = [p for p in pairings if p.black is not None and p.game_id is not None]
+        assert len(games) == 3
+        # The round's pings: each of its players once, by the announcement.
+        playing = sorted(user for p in games for user in (p.white, p.black))
+        assert sorted(pinged(env, seen)) == playing
+        threads += len(games)
+        assert len(channel.threads) == threads  # each game in its own thread
+        for pairing in games:
+            record = await bot.service.get(pairing.game_id)
+            (thread,) = [t for t in channel.threads if t.id == record.thread_id]
+            assert len(boards(thread, record.id)) == 1 and boards(channel, record.id) == []
+        seen = len(env.http_requests)
+        for pairing in games:
+            await env.advance_time(AWAY)
+            resigned = await by_id[pairing.black].slash(channel, "schotten resign", game=pairing.game_id)
+            assert resigned.ephemeral
+        # The channel's own posts this round: the three results, then the next round's
+        # pairings (or the podium) and the standings; nothing of the games' boards.
+        posted = calls(env, "POST", channel, seen)
+        assert len(posted) <= len(games) + 3, [p.json["content"][:40] for p in posted]
+        assert sum("Game #" in p.json["content"] and "<#" in p.json["content"] for p in posted) == 3
+    row = await bot.db.tournaments.get(tournament.id)
+    assert row.status == "finished"
