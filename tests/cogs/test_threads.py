@@ -16,6 +16,7 @@ import simcord
 from bot.app import create_bot
 from bot.community.presence import AT_TABLE
 from bot.games.delivery import PUBLISH_LEASE, RECOVERY_GRACE
+from bot.settings import Settings
 from cogs.timers import INTERVAL
 from tests.cogs.helpers import challenge_and_accept, dm_turn, flat_components, private_text, setup_members
 
@@ -293,3 +294,23 @@ async def test_a_swiss_of_seven_in_one_channel_keeps_it_calm(simcord_env, simcor
         assert sum("Game #" in p.json["content"] and "<#" in p.json["content"] for p in posted) == 3
     row = await bot.db.tournaments.get(tournament.id)
     assert row.status == "finished"
+
+
+@pytest.mark.parametrize("choice", ["never", "away"])
+async def test_the_reminder_goes_to_the_thread_and_pings_as_chosen(choice: str) -> None:
+    bot = create_bot(database=":memory:", settings=Settings(turn_timeout=3600, turn_reminder=1800))
+    try:
+        async with simcord.run(bot) as env:
+            _, channel, (alice, bob) = setup_members(env)
+            game_id = await challenge_and_accept(env, channel, alice, bob)
+            (thread,) = channel.threads
+            to_move = (await bot.service.get(game_id)).current_user
+            member = alice if to_move == alice.id else bob
+            await member.slash(channel, "schotten settings", pings=choice)
+            seen = len(env.http_requests)
+            await env.advance_time(1800 + INTERVAL)
+            (reminder,) = calls(env, "POST", thread, seen)
+            assert f"<@{to_move}>" in reminder.json["content"] and calls(env, "POST", channel, seen) == []
+            assert pinged(env, seen) == ([] if choice == "never" else [to_move])
+    finally:
+        await bot.close()
