@@ -159,8 +159,7 @@ class GameService:
         """The game a command without an explicit game means.
 
         An explicit ``game_id`` wins (any game, also finished, also as a spectator);
-        else the caller's active game in this channel (or in its thread); else their only
-        active game.
+        else the caller's active game in this channel or thread; else their only one.
         Raises ``GameNotFound``, ``AmbiguousGame`` (with ``.games``) or ``NoActiveGame``.
         """
         if game_id is not None:
@@ -404,8 +403,7 @@ class GameService:
         dm_message_ids: dict[int, int | None] | None = None,
         thread_id: int | Unset | None = UNSET,
     ) -> LiveGame:
-        """Remember the board message, the DM messages (keyed by engine player 0/1) and
-        where the board lives (``thread_id``) so that they can be edited after a
+        """Remember the board, DM (by engine player 0/1) and thread ids, for edits after a
         restart. Unchanged ones are left alone."""
         async with self._locks[game_id]:
             record = await self.get(game_id)
