@@ -111,6 +111,7 @@ from simcord.enums import AppCommandType, InteractionType
 import cogs.table.messages as messages_module
 import cogs.table.requests as requests_module
 from bot.app import create_bot
+from bot.community.preferences import Preferences
 from bot.games.service import GameService
 from rules.moves import Claim, Draw, Pass, PlayCard
 from tests.cogs.helpers import dm_turn
@@ -471,6 +472,9 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     instrument(profile)
     instrument_gc(profile)
     with tempfile.TemporaryDirectory() as tmp:
+        # Boards in the channel, a ping every turn: the calls counted per move are the
+        # channel's (bench/discord_pings.py compares with a thread per game).
+        Preferences.threads_default, Preferences.pings_default = False, "every-turn"
         bot = create_bot(database=os.path.join(tmp, "bench.sqlite"))
         bot.freeze_startup_objects = True  # as `python -m bot` does
         timer = Timer()

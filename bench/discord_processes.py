@@ -86,6 +86,7 @@ from bench.discord_moves import (  # noqa: E402
 )
 from bench.processes import compare  # noqa: E402
 from bot.app import create_bot  # noqa: E402
+from bot.community.preferences import Preferences  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.storage import open_database  # noqa: E402
 from tests.cogs.helpers import challenge_and_accept  # noqa: E402
@@ -109,6 +110,9 @@ async def serve(target: str, index: int, processes: int, games: int, inflight: i
     after a line on standard input, so that all processes measure at the same time."""
     rng = random.Random(index)
     settings = Settings(shard_count=processes, shard_ids=(index,)) if processes > 1 else Settings()
+    # Boards in the channel, a ping every turn: the calls counted per move are the
+    # channel's (bench/discord_pings.py compares with a thread per game).
+    Preferences.threads_default, Preferences.pings_default = False, "every-turn"
     # Each process's simulated Discord starts empty: sync the commands to it even when
     # the shared database says another process synced them.
     bot = create_bot(database=target, settings=settings, force_sync=True)

@@ -31,6 +31,8 @@ from bot import metrics
 from bot.archive.history import History
 from bot.community.languages import Languages
 from bot.community.names import NameBook
+from bot.community.preferences import Preferences
+from bot.community.presence import Presence
 from bot.community.stats import Rankings
 from bot.community.stats import install as install_stats
 from bot.community.styles import Styles
@@ -118,9 +120,10 @@ class SchottenBot(commands.Bot):
     """The bot and its services: the cogs reach stored state only through ``service``
     (games and moves), ``challenges``, ``matches``, ``tournaments``, ``rankings``, ``history`` and
     ``delivery``;
-    ``names`` knows display names, ``languages`` and ``styles`` what members and servers
-    chose, ``pictures`` draws boards and hands, and ``opponent`` plays the AI's seat. ``db`` is
-    theirs, not the cogs'."""
+    ``names`` knows display names, ``languages``, ``styles`` and ``preferences`` what
+    members and servers chose, ``presence`` who is at the table, ``pictures`` draws
+    boards and hands, and ``opponent`` plays the AI's seat. ``db`` is theirs, not the
+    cogs'."""
 
     def __init__(
         self,
@@ -189,6 +192,9 @@ class SchottenBot(commands.Bot):
         self.delivery = Delivery(self.db.delivery, clock=_utc_timestamp)
         self.languages = Languages(self.db.players, clock=_utc_timestamp)
         self.styles = Styles(self.db.players, clock=_utc_timestamp)  # text or picture boards
+        # /schotten settings: a member's turn pings, a server's threads; who is at the table.
+        self.preferences = Preferences(self.db.players, clock=_utc_timestamp)
+        self.presence = Presence(self.db.players, clock=_utc_timestamp)
         # The board and hand pictures, rendered in a thread, the latest ones kept.
         self.pictures = PictureCache()
         self.names = NameBook(self)
@@ -243,6 +249,7 @@ class SchottenBot(commands.Bot):
         remember what Discord reported. Never raises, never waits long: the
         interaction's answer must not depend on the database."""
         guild_locale = interaction.guild_locale.value if interaction.guild_locale else None
+        self.presence.seen(interaction.user.id)  # at the table: no ping needed (in the background)
         return await self.languages.enter_quickly(
             interaction.user.id, interaction.locale.value, interaction.guild_id, guild_locale
         )
@@ -395,6 +402,7 @@ class SchottenBot(commands.Bot):
             await self._close_discord()
         finally:
             self.pictures.close()
+            await self.presence.written()  # who was seen last, before the database closes
             await self.db.close()
 
     async def _close_discord(self) -> None:

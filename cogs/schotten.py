@@ -39,6 +39,7 @@ from cogs.history import (
     send_replay,
 )
 from cogs.leaderboard import leaderboard_message, leaderboard_page, stats_text
+from cogs.settings import settings_command
 from cogs.table import lobby, requests
 from cogs.table.messages import Picture, in_code, in_text
 from cogs.table.publisher import Publisher
@@ -605,7 +606,11 @@ async def setup(bot: SchottenBot) -> None:
     # makes buttons survive restarts. Registered before the gateway connects. Every
     # component's module is imported by now (this one imports them all).
     bot.add_dynamic_items(*every())
-    await bot.add_cog(Schotten(bot, publisher))
+    cog = Schotten(bot, publisher)
+    group = cog.app_command
+    assert group is not None  # a GroupCog's
+    group.add_command(settings_command())  # /schotten settings (cogs/settings.py)
+    await bot.add_cog(cog)
     await bot.add_cog(Timers(bot, publisher))
 
 

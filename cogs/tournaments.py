@@ -395,7 +395,7 @@ async def show_rounds(bot: SchottenBot, publisher: Publishing, made: list[Advanc
         )
         for record in step.games:
             try:
-                await publisher.start(record)
+                await publisher.start(record, announced=True)  # pinged just above
             except Exception:
                 log.exception(
                     "starting game %d of tournament %d failed (the outbox retries)", record.id, row.id

@@ -1,7 +1,10 @@
 """Fixtures and settings shared by every test package.
 
 ``simcord_bot`` is the bot that simcord's ``simcord_env`` fixture runs: the real
-``create_bot`` with an in-memory database and every cog, as in production.
+``create_bot`` with an in-memory database and every cog, as in production. Every bot
+of a test runs with the classic defaults (``classic_defaults``: boards in the channel,
+a ping every turn) unless the test is marked ``shipped_defaults``
+(``tests/cogs/test_threads.py``).
 
 With ``TEST_BOT_DATABASE=postgres`` that bot uses a PostgreSQL database instead.
 
@@ -21,6 +24,7 @@ import pytest_asyncio
 from hypothesis import settings
 
 from bot.app import SchottenBot, create_bot
+from bot.community.preferences import Preferences
 from tests.pgserver import PostgresServer, PostgresUnavailable
 
 # In CI the same examples every run: a red build is reproducible, never a lucky draw.
@@ -29,12 +33,27 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+@pytest.fixture(autouse=True)
+def classic_defaults(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every bot of a test runs with the defaults of the versions before threads and
+    ping settings, which the older tests check (and an operator could still want): a
+    server that chose nothing keeps its boards in the channel, a member who chose
+    nothing is pinged at every turn. A test marked ``shipped_defaults`` runs with the
+    defaults the bot ships (a thread per game, pings only when away)."""
+    if request.node.get_closest_marker("shipped_defaults") is None:
+        monkeypatch.setattr(Preferences, "threads_default", False)
+        monkeypatch.setattr(Preferences, "pings_default", "every-turn")
+
+
+def bot_database(request: pytest.FixtureRequest) -> str:
+    if os.environ.get("TEST_BOT_DATABASE") == "postgres":  # the Discord tests on PostgreSQL
+        return str(request.getfixturevalue("postgres_database"))
+    return ":memory:"
+
+
 @pytest_asyncio.fixture
 async def simcord_bot(request: pytest.FixtureRequest) -> AsyncIterator[SchottenBot]:
-    database = ":memory:"
-    if os.environ.get("TEST_BOT_DATABASE") == "postgres":  # the Discord tests on PostgreSQL
-        database = str(request.getfixturevalue("postgres_database"))
-    bot = create_bot(database=database)
+    bot = create_bot(database=bot_database(request))
     yield bot
     await bot.close()  # simcord detaches the bot without closing it: the database, workers
 

@@ -9,6 +9,8 @@
   next turn, also after a restart.
 * The private replies (ephemeral messages) that carry a game's controls, by message id
   (``private_messages``), so that their controls act only on their own game.
+* Where a game's board lives (``games.thread_id``: its channel or its own thread) and
+  which of its turns was last pinged (``games.pinged_turn``: one ping per turn).
 * The outbox: publications owed for committed changes (``outbox``, written by the
   service in the change's transaction). A publisher claims one (:meth:`Delivery.claim`:
   a lease of ``PUBLISH_LEASE`` seconds, taken by a conditional update, so one process
@@ -92,6 +94,23 @@ class Delivery:
         if await self.ping_message(game_id) != message_id:
             await self.store.set_ping_message_id(game_id, message_id)
         self._pings[game_id] = message_id
+
+    # -- threads and pings -----------------------------------------------------------
+
+    async def thread_of(self, game_id: int) -> int | None:
+        """Where the game's board lives as stored: None undecided, 0 its channel, else
+        its thread. Read when this process's copy of the game does not know it yet."""
+        return await self.store.thread_of(game_id)
+
+    async def pinged(self, game_id: int, turn: int) -> bool:
+        """Whether the player of ``turn`` (the game's version when it began) has had
+        their turn ping."""
+        return await self.store.pinged_turn(game_id) == turn
+
+    async def mark_pinged(self, game_id: int, turn: int) -> None:
+        """The player of ``turn`` was pinged for it (or told otherwise, e.g. by a round's
+        announcement)."""
+        await self.store.set_pinged_turn(game_id, turn)
 
     # -- outbox ----------------------------------------------------------------------
 

@@ -47,6 +47,9 @@ class LiveGame:
     ai_player: int | None = None  # engine seat of the bot's own AI; None: two people
     ai_level: str | None = None  # the AI's difficulty (rules.ai LEVELS) when ai_player is set
     turn_timeout: float | None = None  # seconds per turn (a tournament's); None: the service's
+    # Where the board lives: None not decided yet (or a game older than threads: its
+    # channel), 0 the channel, else the game's thread. Set once, at the game's start.
+    thread_id: int | None = None
 
     @property
     def vs_ai(self) -> bool:
@@ -149,6 +152,7 @@ def from_row(row: GameRow) -> LiveGame:
         ai_player=row.ai_player,
         ai_level=row.ai_level,
         turn_timeout=row.turn_timeout,
+        thread_id=row.thread_id,
     )
 
 

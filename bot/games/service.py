@@ -160,13 +160,13 @@ class GameService:
         """The game a command without an explicit game means.
 
         An explicit ``game_id`` wins (any game, also finished, also as a spectator);
-        else the caller's active game in this channel; else their only active game.
+        else the caller's active game in this channel or thread; else their only one.
         Raises ``GameNotFound``, ``AmbiguousGame`` (with ``.games``) or ``NoActiveGame``.
         """
         if game_id is not None:
             return await self.get(game_id)
         games = await self.active_games_for(user_id)
-        here = [g for g in games if channel_id is not None and g.channel_id == channel_id]
+        here = [g for g in games if channel_id is not None and channel_id in (g.channel_id, g.thread_id)]
         for candidates in (here, games):
             if len(candidates) == 1:
                 return candidates[0]
@@ -402,13 +402,14 @@ class GameService:
         *,
         board_message_id: int | Unset | None = UNSET,
         dm_message_ids: dict[int, int | None] | None = None,
+        thread_id: int | Unset | None = UNSET,
     ) -> LiveGame:
-        """Remember the board message and the DM messages (keyed by engine player 0/1)
-        so that they can be edited after a restart. Unchanged ones are left alone."""
+        """Remember the board, DM (by engine player 0/1) and thread ids, for edits after a
+        restart. Unchanged ones are left alone."""
         async with self._locks[game_id]:
             record = await self.get(game_id)
             await self.db.games.set_message_ids(
-                game_id, board_message_id=board_message_id, dm_message_ids=dm_message_ids
+                game_id, board_message_id=board_message_id, dm_message_ids=dm_message_ids, thread_id=thread_id
             )
             dms = list(record.dm_message_ids)
             for player, message_id in (dm_message_ids or {}).items():
@@ -419,6 +420,7 @@ class GameService:
                 if isinstance(board_message_id, Unset)
                 else board_message_id,
                 dm_message_ids=(dms[0], dms[1]),
+                thread_id=record.thread_id if isinstance(thread_id, Unset) else thread_id,
             )
             if record.is_active:
                 self._cache.put(game_id, record)

@@ -4,7 +4,8 @@ The outbox (migration 5): a publication owed for a committed change, added in th
 change's transaction and claimed by a lease (a conditional update, so one process of
 any number gets it). Whether a user's DMs refuse the bot, the tip owed once per game
 to a player whose DM was refused, and the turn mention older versions posted
-(migration 4).
+(migration 4). Where a game's board lives (its thread) and which of its turns was
+last pinged (migration 10).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from bot.storage.sql import Executor, outbox_row
 
 class DeliveryStore:
     """The ``outbox``, ``dm_status``, ``dm_tips`` and ``private_messages`` tables and
-    ``games.ping_message_id``."""
+    ``games.ping_message_id``, ``games.thread_id`` and ``games.pinged_turn``."""
 
     def __init__(self, db: Executor) -> None:
         self._db = db
@@ -80,6 +81,22 @@ class DeliveryStore:
 
     async def set_ping_message_id(self, game_id: int, message_id: int | None) -> None:
         await self._db.execute("UPDATE games SET ping_message_id = $1 WHERE id = $2", message_id, game_id)
+
+    # -- threads and pings (migration 10) -------------------------------------------
+
+    async def thread_of(self, game_id: int) -> int | None:
+        """Where the game's board lives as stored: None undecided, 0 its channel, else
+        its thread (``GameStore.set_message_ids`` stores it)."""
+        found = await self._db.value("SELECT thread_id FROM games WHERE id = $1", game_id)
+        return None if found is None else int(found)
+
+    async def pinged_turn(self, game_id: int) -> int | None:
+        """The turn of the game last pinged: the game's version when it began."""
+        found = await self._db.value("SELECT pinged_turn FROM games WHERE id = $1", game_id)
+        return None if found is None else int(found)
+
+    async def set_pinged_turn(self, game_id: int, turn: int) -> None:
+        await self._db.execute("UPDATE games SET pinged_turn = $1 WHERE id = $2", turn, game_id)
 
     # -- outbox (migration 5) --------------------------------------------------------
 

@@ -142,13 +142,18 @@ class GameStore:
         *,
         board_message_id: int | Unset | None = UNSET,
         dm_message_ids: Mapping[int, int | None] | None = None,
+        thread_id: int | Unset | None = UNSET,
     ) -> None:
-        """Store the board message id and/or DM message ids (by engine player 0/1)."""
+        """Store the board message id, DM message ids (by engine player 0/1) and/or
+        where the board lives (``thread_id``: 0 the channel, else the game's thread)."""
         sets: list[str] = []
         params: list[int | None] = []
         if not isinstance(board_message_id, Unset):
             params.append(board_message_id)
             sets.append(f"board_message_id = ${len(params)}")
+        if not isinstance(thread_id, Unset):
+            params.append(thread_id)
+            sets.append(f"thread_id = ${len(params)}")
         for player, message_id in (dm_message_ids or {}).items():
             if player not in (0, 1):
                 raise ValueError(f"player must be 0 or 1, not {player!r}")

@@ -14,8 +14,8 @@ _LANGUAGE_TABLES: Final = {"user": ("user_languages", "user_id"), "guild": ("gui
 
 
 class PlayerStore:
-    """The ``players``, ``user_languages``, ``guild_languages``, ``board_styles`` and
-    ``meta`` tables."""
+    """The ``players``, ``user_languages``, ``guild_languages``, ``board_styles``,
+    ``preferences`` and ``meta`` tables."""
 
     def __init__(self, db: Executor) -> None:
         self._db = db
@@ -114,4 +114,45 @@ class PlayerStore:
             scope_id,
             style,
             now,
+        )
+
+    # -- settings and presence (migration 10) ----------------------------------------
+
+    async def preference(self, scope: LanguageScope, scope_id: int, name: str) -> str | None:
+        """A member's or a server's setting ``name`` (None: not chosen, the default)."""
+        found = await self._db.value(
+            "SELECT value FROM preferences WHERE scope = $1 AND scope_id = $2 AND name = $3",
+            scope,
+            scope_id,
+            name,
+        )
+        return None if found is None else str(found)
+
+    async def set_preference(
+        self, scope: LanguageScope, scope_id: int, name: str, value: str, *, now: float
+    ) -> None:
+        await self._db.execute(
+            "INSERT INTO preferences (scope, scope_id, name, value, updated_at) VALUES ($1, $2, $3, $4, $5)"
+            " ON CONFLICT (scope, scope_id, name) DO UPDATE SET value = excluded.value,"
+            " updated_at = excluded.updated_at",
+            scope,
+            scope_id,
+            name,
+            value,
+            now,
+        )
+
+    async def seen_at(self, user_id: int) -> float | None:
+        """When the member last used the bot, as recorded (None: never)."""
+        found = await self._db.value("SELECT seen_at FROM players WHERE user_id = $1", user_id)
+        return None if found is None else float(found)
+
+    async def set_seen_at(self, user_id: int, when: float) -> None:
+        """Record that the member used the bot at ``when`` (never moving it back)."""
+        await self._db.execute(
+            "INSERT INTO players (user_id, created_at, seen_at) VALUES ($1, $2, $2)"
+            " ON CONFLICT (user_id) DO UPDATE SET seen_at = excluded.seen_at"
+            " WHERE players.seen_at IS NULL OR players.seen_at < excluded.seen_at",
+            user_id,
+            when,
         )

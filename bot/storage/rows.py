@@ -43,6 +43,7 @@ class GameRow:
     ai_player: int | None = None  # the seat the bot's AI plays (migration 3); None: two people
     ai_level: str | None = None  # the AI's difficulty when ai_player is set
     turn_timeout: float | None = None  # seconds per turn (migration 8); None: the bot's TURN_TIMEOUT
+    thread_id: int | None = None  # where the board lives (migration 10): None undecided, 0 the channel
 
 
 OutboxKind = Literal["move", "turn", "reminder"]

@@ -106,6 +106,7 @@ def game_row(row: Row) -> GameRow:
         ai_player=row["ai_player"],
         ai_level=row["ai_level"],
         turn_timeout=row["turn_timeout"],
+        thread_id=row["thread_id"],
     )
 
 

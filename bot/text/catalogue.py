@@ -819,6 +819,44 @@ CATALOGUE.update(
         ),
         "error.style_manage_server": "Only members who may manage this server can set its board style.",
         "error.style_server_dm": "A server's board style is set in one of its channels.",
+        # /schotten settings: a member's turn pings, a server's game threads
+        "cmd.name.settings": "settings",
+        "opt.threads": "threads",
+        "opt.pings": "pings",
+        "cmd.settings": "Your turn pings, and this server's game threads (Manage Server); none: show them",
+        "cmd.settings.threads": (
+            "on: each game in its own thread (where I may create threads); off: boards in the channel"
+        ),
+        "cmd.settings.pings": "When I ping you for your turn: every turn, only when you are away, or never",
+        "choice.threads.on": "on",
+        "choice.threads.off": "off",
+        "choice.pings.every-turn": "every turn",
+        "choice.pings.away": "only when I am away",
+        "choice.pings.never": "never",
+        "settings.pings.every-turn": "I will ping you at each of your turns.",
+        "settings.pings.away": (
+            "I will ping you for your turn only when you have not used the bot in the last minute"
+            " (at most once a turn)."
+        ),
+        "settings.pings.never": (
+            "I will not ping you for your turns any more: your DM still says when it is your turn."
+        ),
+        "settings.threads.on": (
+            "Each new game in this server gets its own thread: the board, its turn pings and the"
+            " game's talk. The channel keeps the challenge, the start and the result."
+        ),
+        "settings.threads.on_not_here": (
+            "I may not create threads in this channel (I need Create Public Threads and Send Messages"
+            " in Threads): games here stay in the channel until I may."
+        ),
+        "settings.threads.off": "New games in this server show their board in the channel.",
+        "settings.current": "Your turn pings: {pings}.",
+        "settings.current_server": "This server's game threads: {threads}.",
+        "settings.state.on": "on (where I may create threads)",
+        "settings.state.off": "off (boards in the channel)",
+        "error.settings_manage_server": "Only members who may manage this server can set its game threads.",
+        "error.settings_server_dm": "A server's game threads are set in one of its channels.",
+        "thread.link": "The game's thread: {thread}",
     }
 )
 

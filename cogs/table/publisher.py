@@ -3,14 +3,18 @@ to a player's own requests (those are :mod:`cogs.table.requests`).
 
 :class:`Publisher` (one per bot, made by :mod:`cogs.schotten`) is the single place that
 
-* publishes an outcome (:meth:`Publisher.publish`): the board (posted anew when the turn
-  passes, mentioning the player to move, the previous one deleted; edited in place
-  otherwise; claims of the latest turn are written on it), the end announcement, and the
-  DM messages the outcome changes, edited in place (:meth:`Publisher._plan`: at most
+* publishes an outcome (:meth:`Publisher.publish`): the board, the end announcement, and
+  the DM messages the outcome changes, edited in place (:meth:`Publisher._plan`: at most
   three calls against Discord's global rate limit for a move that does not end the
-  game). A player's moves, AI moves and timer forfeits are published the same way;
-* starts a game (:meth:`Publisher.start`): the first board and both DMs, from the outbox
-  entry the game's creation recorded;
+  game). The board lives in the game's own thread where the server has them
+  (:mod:`cogs.table.threads`), else in its channel. When the turn passes it pings the
+  player to move if they want it now (:mod:`cogs.table.pings`): a ping is a new board
+  (an edit notifies nobody), the previous one deleted; without a ping the board in a
+  thread is edited in place, the one in a channel is posted anew (it would be buried
+  under other games). Claims of the latest turn are written on it. A player's moves,
+  AI moves and timer forfeits are published the same way;
+* starts a game (:meth:`Publisher.start`): its thread, the first board and both DMs,
+  from the outbox entry the game's creation recorded;
 * publishes what a crashed or failed publication left in the outbox
   (:meth:`Publisher.publish_pending`), adopting what Discord had already taken, and
   reminds the player to move (:meth:`Publisher.remind`);
@@ -60,7 +64,9 @@ from cogs.table.messages import (
     tournament_lines,
     upload,
 )
+from cogs.table.pings import mentioning, reminder_ping, to_move, turn_of, turn_ping
 from cogs.table.requests import Seat, Selection, ShowHandButton, drawn_by
+from cogs.table.threads import Threads, link
 from cogs.ui.links import with_link, with_seat_link
 from cogs.ui.replies import NO_MENTIONS
 from rules.cards import Card
@@ -90,18 +96,12 @@ def _boards_of(messages: Iterable[discord.Message], game_id: int) -> list[tuple[
 class _Plan:
     """What one publication changes on Discord (see :meth:`Publisher._plan`)."""
 
-    new_board: bool  # post the board anew, mentioning the player to move, and delete the old one
+    new_board: bool  # a member's new turn: the board posted anew (in a thread: if it pings)
     dms: frozenset[int]  # the players whose DM is refreshed
     start: bool = False  # the game's first publication
 
 
 BOTH = frozenset({0, 1})
-
-
-def _mentioning(user_id: int | None) -> discord.AllowedMentions:
-    if user_id is None:
-        return NO_MENTIONS
-    return discord.AllowedMentions(users=[discord.Object(user_id)], roles=False, everyone=False)
 
 
 class Publisher(DirectMessages):
@@ -111,6 +111,7 @@ class Publisher(DirectMessages):
         self._dm_channels: dict[int, discord.DMChannel] = {}
         # (game, seat) -> (version, view): the latest views only, a few games' worth
         self._views: LRU[tuple[int, int], tuple[int, PlayerView]] = LRU(VIEWS_KEPT)
+        self.threads = Threads(bot)  # where each game's board lives
         # Called after every game that ends, once published (e.g. a tournament's next
         # round); each one's failure is logged, the others still run.
         self.after_end: list[Callable[[LiveGame], Awaitable[None]]] = []
@@ -170,16 +171,20 @@ class Publisher(DirectMessages):
 
     # ---------------------------------------------------------------- start
 
-    async def start(self, record: LiveGame) -> None:
-        """Publish a new game: its first board (mentioning the player to move) and both
-        hands. The transaction that created the game recorded this publication in the
-        outbox; claiming it here makes it once, whoever else (another process, the
-        recovery after a crash) is at it."""
+    async def start(self, record: LiveGame, *, announced: bool = False) -> None:
+        """Publish a new game: its thread, its first board (pinging the player to move
+        if they want it) and both hands. The transaction that created the game recorded
+        this publication in the outbox; claiming it here makes it once, whoever else
+        (another process, the recovery after a crash) is at it. ``announced``: an
+        announcement (a tournament round's) has just pinged the players, so the first
+        turn is not pinged again."""
         entry = None
         if self.bot.service.outbox:
             entry = await self.bot.delivery.claim_start(record.id, record.version)
             if entry is None:
                 return  # published already, or another process is at it
+        if announced:
+            await self.bot.delivery.mark_pinged(record.id, turn_of(record))
         async with self._publish_lock(record.id):
             await self._show(record, _Plan(new_board=True, dms=BOTH, start=True))
         if entry is not None:
@@ -248,8 +253,9 @@ class Publisher(DirectMessages):
         """What a publication of ``record`` changes. At most three calls that count
         against Discord's global rate limit for an ordinary move:
 
-        * a new turn: the board posted anew, mentioning the player to move (an edit
-          notifies nobody), and the previous board deleted; that player's DM. The
+        * a new turn: the board posted anew, pinging the player to move if they want it
+          (an edit notifies nobody), and the previous board deleted (in a thread, without
+          a ping: the board edited in place); that player's DM. The
           mover's DM is not touched: their move's own response updated it (a click in
           the DM), or its controls are of no use until their next turn, when it is
           refreshed as "that player's DM";
@@ -271,15 +277,8 @@ class Publisher(DirectMessages):
         current = record.current_player
         assert current is not None  # the game is not over
         if turn_changed:
-            return _Plan(new_board=self._to_notify(record) is not None, dms=frozenset({current}))
+            return _Plan(new_board=to_move(self.bot, record) is not None, dms=frozenset({current}))
         return _Plan(new_board=False, dms=frozenset({current}) - {skip_dm})
-
-    def _to_notify(self, record: LiveGame) -> int | None:
-        """The user to mention on the board: the player to move, unless that is the bot."""
-        mover = record.current_user
-        if mover is None or (self.bot.user is not None and mover == self.bot.user.id):
-            return None
-        return mover
 
     def _publish_lock(self, game_id: int) -> asyncio.Lock:
         return self._publish_locks.setdefault(game_id, asyncio.Lock())
@@ -333,6 +332,9 @@ class Publisher(DirectMessages):
             return
         channel = self.channel(record)
         if channel is not None and record.current_user is not None and record.deadline is not None:
+            thread_id = await self.threads.thread_of(record)
+            if thread_id is not None:
+                channel = self.threads.channel(record, thread_id)
             deadline = discord.utils.format_dt(datetime.fromtimestamp(record.deadline, tz=UTC), "R")
             with i18n.use(await self._channel_language(record)):
                 text = t(
@@ -344,7 +346,9 @@ class Publisher(DirectMessages):
             try:
                 if not (recovering and await self._posted(channel, text)):
                     await channel.send(
-                        text, allowed_mentions=_mentioning(record.current_user), nonce=nonce(record, "r")
+                        text,
+                        allowed_mentions=mentioning(await reminder_ping(self.bot, record)),
+                        nonce=nonce(record, "r"),
                     )
             except discord.HTTPException:
                 log.info("could not remind game %s", record.id)
@@ -371,6 +375,7 @@ class Publisher(DirectMessages):
             self._views.pop((game_id, player))
         self.bot.delivery.forget_game(game_id)
         self.bot.pictures.forget(game_id)
+        self.threads.forget(game_id)
 
     async def _show(
         self,
@@ -402,34 +407,44 @@ class Publisher(DirectMessages):
         *,
         recovering: bool,
     ) -> None:
-        """The board and the end, in the server's language."""
+        """The board (in the game's thread, if it has one) and the end (in the channel),
+        in the server's language."""
         over = record.game.is_over
         if plan.start and record.match_id is not None:
             await self.bot.matches.refresh(record.match_id)  # its score line, current
+        if plan.start:
+            thread_id = await self.threads.place(record, names, recovering=recovering)
+        else:
+            thread_id = await self.threads.thread_of(record)
+        board_channel = channel if thread_id is None else self.threads.channel(record, thread_id)
+        ping = await turn_ping(self.bot, record) if plan.new_board else None
+        # In a thread the board moves down only to ping: nothing else buries it there.
+        repost = plan.new_board and (plan.start or thread_id is None or ping is not None)
         with i18n.use(await self._channel_language(record)):
             # Only where a message would be posted again: what an interrupted attempt
-            # already posted is adopted, not repeated (one history request, on this
-            # rare path only).
-            recent = (
-                await recent_messages(self.bot, channel) if recovering and (plan.new_board or over) else None
-            )
-            if plan.new_board:
-                await self._post_board(record, channel, names, recent)
+            # already posted is adopted, not repeated (one history request each, on
+            # this rare path only).
+            recent = await recent_messages(self.bot, board_channel) if recovering and repost else None
+            if repost:
+                await self._post_board(record, board_channel, names, recent, ping)
             else:
-                await self._edit_board(record, channel, names)
+                await self._edit_board(record, board_channel, names)
             if over:
-                await self._announce_end(record, channel, names, recent)
-        if plan.new_board or over:
+                ended = await recent_messages(self.bot, channel) if recovering else None
+                await self._announce_end(record, channel, names, ended, thread_id)
+        if repost or over:
             await self._drop_turn_mention(record, channel)
+        if over and thread_id is not None:
+            await self.threads.archive(record, thread_id)
 
     async def _board_message(
-        self, record: LiveGame, names: Names
+        self, record: LiveGame, names: Names, mention: int | None = None
     ) -> tuple[str, Picture | None, discord.ui.View]:
         """The channel's board message in the server's style (and the current language):
-        its text, its picture (None: the text style) and its buttons. The picture is the
-        public view, player 0 below the stones as on the text board."""
+        its text (opening with ``mention``'s turn, when it pings), its picture (None: the
+        text style) and its buttons. The picture is the public view, player 0 below the
+        stones as on the text board."""
         match = self.bot.matches.cached(record.match_id) if record.match_id is not None else None
-        mention = self._to_notify(record)
         finished = record.game.is_over
         header = tournament_lines(record, await self.bot.tournaments.label(record))
         if await self.bot.styles.for_guild(record.guild_id) != "picture":
@@ -454,13 +469,14 @@ class Publisher(DirectMessages):
         channel: discord.PartialMessageable,
         names: Names,
         recent: Sequence[discord.Message] | None,
+        ping: int | None,
     ) -> None:
-        """Post the board anew (mentioning the player to move) and delete the previous
-        one: an edit would notify nobody, and a separate mention would cost a message
-        more, and its deletion another. When recovering, a board of this version that
-        an interrupted attempt posted is adopted, and every older board of the game in
+        """Post the board anew (pinging ``ping``, if any) and delete the previous one: an
+        edit would notify nobody, and a separate mention would cost a message more, and
+        its deletion another. When recovering, a board of this version that an
+        interrupted attempt posted is adopted, and every older board of the game in
         sight is deleted (the previous one's id may not have been stored)."""
-        content, picture, view = await self._board_message(record, names)
+        content, picture, view = await self._board_message(record, names, ping or await self._pinged(record))
         previous = record.board_message_id
         boards = _boards_of(recent or (), record.id)
         posted = next((message for message, version in boards if version == record.version), None)
@@ -469,13 +485,15 @@ class Publisher(DirectMessages):
                 content,
                 view=view,
                 file=upload(picture),
-                allowed_mentions=_mentioning(self._to_notify(record)),
+                allowed_mentions=mentioning(ping),
                 nonce=nonce(record, "b"),
             )
             board_id = message.id
         else:
             board_id = posted.id
             log.info("board of game %s at version %s was posted already; adopted", record.id, record.version)
+        if ping is not None:
+            await self.bot.delivery.mark_pinged(record.id, turn_of(record))  # this turn's one ping
         if board_id != previous:
             await self.bot.service.set_message_ids(record.id, board_message_id=board_id)
         stale = ({previous} | {message.id for message, _ in boards}) - {board_id, None}
@@ -486,9 +504,10 @@ class Publisher(DirectMessages):
                 log.info("could not delete an old board of game %s", record.id)
 
     async def _edit_board(self, record: LiveGame, channel: discord.PartialMessageable, names: Names) -> None:
-        """Edit the board in place (a move that keeps the turn, the end); post it if it
-        is gone."""
-        content, picture, view = await self._board_message(record, names)
+        """Edit the board in place (a move that keeps the turn, the end, a turn without a
+        ping in a thread); post it if it is gone. A turn that had its ping keeps saying
+        so (an edit notifies nobody)."""
+        content, picture, view = await self._board_message(record, names, await self._pinged(record))
         if record.board_message_id is not None:
             try:
                 # One call, the new picture (or none, for text) replacing the old one.
@@ -502,6 +521,14 @@ class Publisher(DirectMessages):
             content, view=view, file=upload(picture), allowed_mentions=NO_MENTIONS, nonce=nonce(record, "b")
         )
         await self.bot.service.set_message_ids(record.id, board_message_id=message.id)
+
+    async def _pinged(self, record: LiveGame) -> int | None:
+        """The player to move if their turn has had its ping: the board keeps saying it
+        is their turn (without notifying them again)."""
+        mover = to_move(self.bot, record)
+        if mover is None or not await self.bot.delivery.pinged(record.id, turn_of(record)):
+            return None
+        return mover
 
     async def _drop_turn_mention(self, record: LiveGame, channel: discord.PartialMessageable) -> None:
         """Delete the separate "your turn" message that boards posted before the mention
@@ -526,9 +553,11 @@ class Publisher(DirectMessages):
         channel: discord.PartialMessageable,
         names: Names,
         recent: Sequence[discord.Message] | None,
+        thread_id: int | None,
     ) -> None:
-        """The result, rating changes, a match's score, and the Rematch button (not for
-        a tournament's game: the next round is the tournament's)."""
+        """The result, rating changes, a match's score, the link to the game's thread
+        and the Rematch button (not for a tournament's game: the next round is the
+        tournament's)."""
         scope = GLOBAL_SCOPE if record.guild_id is None else guild_scope(record.guild_id)
         changes = await self.bot.rankings.changes(record.id, scope)
         match = await self.bot.matches.refresh(record.match_id) if record.match_id is not None else None
@@ -541,6 +570,8 @@ class Publisher(DirectMessages):
             status = await self.bot.tournaments.labels.status_of(label, record.players[1 - result.winner])
             withdrawn = status if status in ("withdrawn", "kicked") else None
         text = end_text(record, names, changes, match, withdrawn=withdrawn)
+        if thread_id is not None:
+            text += "\n" + link(thread_id)
         if recent is not None and any(message.content == text for message in recent):
             return  # announced by an interrupted attempt
         view = await with_link(

@@ -47,6 +47,8 @@ import discord
 
 from bot.app import SchottenBot
 from bot.community.languages import Languages
+from bot.community.preferences import Preferences
+from bot.community.presence import Presence
 from bot.community.stats import install as install_stats
 from bot.community.styles import Styles
 from bot.community.tournaments import TournamentService
@@ -175,6 +177,9 @@ class Bot:
         self.delivery = ReportingDelivery(db.delivery, clock=clock)
         self.languages = Languages(db.players, clock=clock)
         self.styles = Styles(db.players, clock=clock)
+        self.preferences = Preferences(db.players, clock=clock)
+        self.presence = Presence(db.players, clock=clock)
+        self.user = None  # no AI seat in these games: every player to move is a member
         self.pictures = PictureCache()
         self.opponent = NoOpponent()
         self.challenges = NoChallenges()

@@ -38,8 +38,8 @@ async def test_creating_connects_to_nothing() -> None:
 
 SCHOTTEN_COMMANDS = {
     "board", "challenge", "claim", "draw", "export", "games", "hand", "hint", "history", "language",
-    "leaderboard", "move", "pass", "play", "practice", "replay", "resign", "rules", "stats", "style",
-    "tournament", "tournaments", "web",
+    "leaderboard", "move", "pass", "play", "practice", "replay", "resign", "rules", "settings", "stats",
+    "style", "tournament", "tournaments", "web",
 }  # fmt: skip
 
 

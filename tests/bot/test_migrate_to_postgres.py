@@ -33,6 +33,7 @@ TABLES = [
     "outbox",
     "players",
     "private_messages",
+    "preferences",
     "rating_changes",
     "ratings",
     "results",
@@ -90,6 +91,11 @@ async def fill(path: Path) -> dict[str, Any]:
         await db.players.set_board_style("guild", 1, "picture", now=8)
         await db.delivery.set_ping_message_id(active.id, 333)
         await db.delivery.add_private_message(444, active.id, ALICE, now=8.5)
+        await db.games.set_message_ids(active.id, thread_id=444)  # its own thread
+        await db.delivery.set_pinged_turn(active.id, 2)
+        await db.players.set_preference("user", ALICE, "pings", "never", now=8)
+        await db.players.set_preference("guild", 1, "threads", "off", now=8)
+        await db.players.set_seen_at(BOB, 8.5)
         await db.players.set_meta("command_sync:global", "abc")
         tournament = await db.tournaments.create(
             guild_id=1,
