@@ -114,6 +114,7 @@ class WebCompanion:
             pictures=PictureCache(256, workers=2),
             tournaments=self.db.tournaments,
             matches=self.db.challenges.get_match,
+            live_games=self.db.games.guild_active_games,
             links=links,
             feeds=feeds,
             max_streams=self.max_streams,

@@ -17,6 +17,8 @@ from bot.web import pages
 LADDER_TOURNAMENTS = 10  # the newest tournaments a ladder shows
 
 MatchReader = Callable[[int], Awaitable[MatchRow | None]]  # a knockout tie's match
+# The watch pages of the server's games in play: by game id, and by match id (a best-of tie).
+Watching = tuple[dict[int, str], dict[int, str]]
 
 
 class Names(Protocol):
@@ -24,7 +26,11 @@ class Names(Protocol):
 
 
 async def tournament_views(
-    store: TournamentStore | None, matches: MatchReader | None, names: Names, guild_id: int
+    store: TournamentStore | None,
+    matches: MatchReader | None,
+    names: Names,
+    guild_id: int,
+    watching: Watching = ({}, {}),
 ) -> list[pages.TournamentView]:
     """The server's newest tournaments as the ladder shows them: the data of the
     Discord standings message (``cogs.tournament_standings.standings_text``), as HTML's."""
@@ -34,7 +40,7 @@ async def tournament_views(
     shown = []
     for row in rows[:LADDER_TOURNAMENTS]:
         state = await read_state(store, row) if row.status != "open" else None
-        shown.append(await _tournament(matches, names, row.guild_id, state, row))
+        shown.append(await _tournament(matches, names, row.guild_id, state, row, watching))
     return shown
 
 
@@ -44,6 +50,7 @@ async def _tournament(
     guild_id: int,
     state: TournamentState | None,
     row: TournamentRow,
+    watching: Watching,
 ) -> pages.TournamentView:
     status = t("web.running") if row.status == "running" else t(f"tournament.status.{row.status}")
     round_text = "–" if row.status == "open" else f"{row.round} / {row.rounds or '?'}"
@@ -107,12 +114,20 @@ async def _tournament(
             result = "½-½"
         else:
             result = "1-0" if pairing.winner_id == pairing.white else "0-1"
+        watch = None
+        if not pairing.done and pairing.black is not None:
+            by_game, by_match = watching
+            if pairing.game_id is not None:
+                watch = by_game.get(pairing.game_id)
+            elif pairing.match_id is not None:
+                watch = by_match.get(pairing.match_id)
         lines.append(
             pages.PairingLine(
                 board=pairing.board,
                 white=names.get(pairing.white, f"#{pairing.white}"),
                 black=None if pairing.black is None else names.get(pairing.black, f"#{pairing.black}"),
                 result=result,
+                watch=watch,
             )
         )
     return dataclasses.replace(view, standings=standing_rows, bracket=bracket, pairings=lines)
