@@ -29,7 +29,8 @@ async def test_a_refused_stream_is_retried_and_said_so(simcord_env, simcord_bot,
     page = await context.new_page()
     await page.goto(bot.web.links.watch(game_id))
     await expect(page.locator("body")).to_have_attribute("data-connection", "refused")
-    await expect(page.locator("#connection")).to_contain_text("Too many open pages from your address: retrying in")
+    refused = "Too many open pages from your address: retrying in"
+    await expect(page.locator("#connection")).to_contain_text(refused)
     await page.screenshot(path=str(screenshot_path("live-refused")), full_page=True)
     await page.evaluate("window.notReloaded = true")
     # A move while refused; then the address may open streams again.
