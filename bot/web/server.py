@@ -4,8 +4,9 @@ Routes (``<token>``: ``bot.web.tokens``, for exactly that game or server):
 
 * ``/watch/<game>/<token>``: the live game, public information only (``PublicView``),
   ``.../events`` its event stream, ``.../board.png`` its board picture;
-* ``/replay/<game>/<token>?step=N``: a finished game step by step with both hands,
-  ``.../board/<N>.png``, ``.../record.txt``;
+* ``/replay/<game>/<token>?step=N``: a finished game a turn at a time with both hands,
+  ``.../board/<N>.png``, ``.../record.txt``, ``.../positions.json`` (each turn's position,
+  for the script);
 * ``/ladder/<guild>/<token>?page=N``: the server's ratings, charts and recent games, and
   its tournaments (standings or bracket, and the latest round's pairings);
 * ``/static/``: the one script and style sheet.
