@@ -77,7 +77,7 @@ const RETRY_MOST = 30000;
 function retryDelay(attempt, retryAfter) {
   const ceiling = Math.min(RETRY_MOST, RETRY_FIRST * Math.pow(2, attempt));
   const jittered = ceiling / 2 + Math.random() * (ceiling / 2); // spread pages that lost the server together
-  return Math.max(jittered, retryAfter * 1000);
+  return Math.max(jittered, Math.min(RETRY_MOST, retryAfter * 1000)); // the server's Retry-After, bounded
 }
 
 function sleep(ms) {
