@@ -40,7 +40,7 @@ from bot.games.errors import ServiceError
 from bot.games.live import LiveGame
 from bot.pictures.board import board_png
 from bot.pictures.cache import PictureCache, PictureKey
-from bot.storage import GameRow, MatchRow, RatingStore, TournamentStore
+from bot.storage import MatchRow, RatingStore, TournamentStore
 from bot.text import i18n
 from bot.text.catalogue import t
 from bot.text.render import render_move, render_result
@@ -48,6 +48,7 @@ from bot.web import pages
 from bot.web.describe import describe_board
 from bot.web.feeds import Feeds
 from bot.web.links import Links
+from bot.web.now_playing import LiveGames, in_play
 from bot.web.replay_steps import neighbours, replay_of
 from bot.web.tokens import Kind, Signer
 from bot.web.tournaments import tournament_views
@@ -90,7 +91,7 @@ class Sources:
     feeds: Feeds
     tournaments: TournamentStore | None = None  # None: the ladder shows no tournaments
     matches: Callable[[int], Awaitable[MatchRow | None]] | None = None  # a knockout tie's match
-    live_games: Callable[[int], Awaitable[list[GameRow]]] | None = None  # a server's games in play
+    live_games: LiveGames | None = None  # a server's games in play: the ladder's "Now playing"
     max_streams: int = MAX_STREAMS_PER_ADDRESS
     streams: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
     _payloads: OrderedDict[tuple[int, int, str], dict[str, Any]] = field(default_factory=OrderedDict)
@@ -505,18 +506,7 @@ async def _ladder_html(sources: Sources, guild_id: int, page: int, path: str) ->
         line = t("web.recent_line", name0=names[0], name1=names[1], outcome=outcome)
         url = sources.links.replay(result.game_id).removeprefix(sources.links.public_url)
         recent.append((line, url))
-    live = await sources.live_games(guild_id) if sources.live_games is not None else []
-    playing = []
-    watching: dict[int, str] = {}
-    watching_match: dict[int, str] = {}
-    for game in live:
-        names = await sources.names.pair(game.players, guild_id)
-        line = t("web.game_title", game_id=game.id, name0=names[0], name1=names[1])
-        url = sources.links.watch(game.id).removeprefix(sources.links.public_url)
-        playing.append((line, url))
-        watching[game.id] = url
-        if game.match_id is not None:
-            watching_match[game.match_id] = url
+    playing = await in_play(sources.live_games, sources.names, sources.links, guild_id)
     pages_count = 1 if board is None else board.pages
     shown_page = 0 if board is None else board.page
     links = {}
@@ -532,9 +522,9 @@ async def _ladder_html(sources: Sources, guild_id: int, page: int, path: str) ->
         links=links,
         recent=recent,
         tournaments=await tournament_views(
-            sources.tournaments, sources.matches, sources.names, guild_id, (watching, watching_match)
+            sources.tournaments, sources.matches, sources.names, guild_id, playing
         ),
-        playing=playing,
+        playing=playing.lines,
     )
 
 

@@ -13,12 +13,11 @@ from bot.text.catalogue import t
 from bot.tournaments import bracket_text, standings
 from bot.tournaments.standings import Order, format_points
 from bot.web import pages
+from bot.web.now_playing import InPlay
 
 LADDER_TOURNAMENTS = 10  # the newest tournaments a ladder shows
 
 MatchReader = Callable[[int], Awaitable[MatchRow | None]]  # a knockout tie's match
-# The watch pages of the server's games in play: by game id, and by match id (a best-of tie).
-Watching = tuple[dict[int, str], dict[int, str]]
 
 
 class Names(Protocol):
@@ -30,7 +29,7 @@ async def tournament_views(
     matches: MatchReader | None,
     names: Names,
     guild_id: int,
-    watching: Watching = ({}, {}),
+    watching: InPlay | None = None,
 ) -> list[pages.TournamentView]:
     """The server's newest tournaments as the ladder shows them: the data of the
     Discord standings message (``cogs.tournament_standings.standings_text``), as HTML's."""
@@ -40,7 +39,7 @@ async def tournament_views(
     shown = []
     for row in rows[:LADDER_TOURNAMENTS]:
         state = await read_state(store, row) if row.status != "open" else None
-        shown.append(await _tournament(matches, names, row.guild_id, state, row, watching))
+        shown.append(await _tournament(matches, names, row.guild_id, state, row, watching or InPlay()))
     return shown
 
 
@@ -50,7 +49,7 @@ async def _tournament(
     guild_id: int,
     state: TournamentState | None,
     row: TournamentRow,
-    watching: Watching,
+    watching: InPlay,
 ) -> pages.TournamentView:
     status = t("web.running") if row.status == "running" else t(f"tournament.status.{row.status}")
     round_text = "–" if row.status == "open" else f"{row.round} / {row.rounds or '?'}"
@@ -116,11 +115,10 @@ async def _tournament(
             result = "1-0" if pairing.winner_id == pairing.white else "0-1"
         watch = None
         if not pairing.done and pairing.black is not None:
-            by_game, by_match = watching
             if pairing.game_id is not None:
-                watch = by_game.get(pairing.game_id)
+                watch = watching.by_game.get(pairing.game_id)
             elif pairing.match_id is not None:
-                watch = by_match.get(pairing.match_id)
+                watch = watching.by_match.get(pairing.match_id)
         lines.append(
             pages.PairingLine(
                 board=pairing.board,
