@@ -11,6 +11,7 @@ from playwright.async_api import expect
 from tests.cogs.helpers import challenge_and_accept, dm_turn, setup_members
 from tests.web.browser import browser, screenshot_path
 from tests.web.helpers import get
+from tests.web.proxy import BadGatewayProxy
 
 __all__ = ["browser"]  # the fixture
 
@@ -80,3 +81,33 @@ async def test_the_page_reconnects_after_the_server_restarts(simcord_env, simcor
     await expect(page.locator("body")).to_have_attribute("data-version", str(now.version))
     assert await page.evaluate("window.notReloaded") is True
     await context.close()
+
+
+async def test_the_page_reconnects_through_a_proxy_answering_502(simcord_env, simcord_bot, browser):
+    env, bot = simcord_env, simcord_bot
+    _, channel, (alice, bob) = setup_members(env)
+    game_id = await challenge_and_accept(env, channel, alice, bob)
+    by_id = {alice.id: alice, bob.id: bob}
+    proxy = BadGatewayProxy(bot.web.links.public_url)
+    await proxy.start()
+    try:
+        context = await browser.new_context(locale="fr-FR", viewport={"width": 390, "height": 844})
+        page = await context.new_page()
+        await page.goto(proxy.url + bot.web.links.watch(game_id).removeprefix(bot.web.links.public_url))
+        await expect(page.locator("body")).to_have_attribute("data-connection", "live")
+        await page.evaluate("window.notReloaded = true")
+        proxy.down = True  # the bot restarts behind the proxy: its stream ends, then 502
+        proxy.cut()
+        await expect(page.locator("body")).to_have_attribute("data-connection", "reconnecting", timeout=WAIT)
+        await expect(page.locator("#connection")).to_have_text("Connexion perdue : reconnexion…")
+        record = await bot.service.get(game_id)
+        await dm_turn(by_id[record.current_user], random.Random(6), game_id)
+        moved = await bot.service.get(game_id)
+        proxy.down = False
+        await expect(page.locator("body")).to_have_attribute("data-connection", "live", timeout=WAIT)
+        await expect(page.locator("#connection")).to_have_text("En direct")
+        await expect(page.locator("body")).to_have_attribute("data-version", str(moved.version))
+        assert await page.evaluate("window.notReloaded") is True
+        await context.close()
+    finally:
+        await proxy.close()
