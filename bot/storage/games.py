@@ -89,6 +89,18 @@ class GameStore:
         )
         return [game_row(row) for row in rows]
 
+    async def guild_active_games(self, guild_id: int, limit: int = 20) -> list[GameRow]:
+        """A server's active games, newest first, at most ``limit`` (the web's
+        "now playing" list)."""
+        if not 0 <= guild_id <= MAX_INTEGER:
+            return []
+        rows = await self._db.all(
+            "SELECT * FROM games WHERE status = 'active' AND guild_id = $1 ORDER BY id DESC LIMIT $2",
+            guild_id,
+            limit,
+        )
+        return [game_row(row) for row in rows]
+
     async def all_active_games(self) -> list[GameRow]:
         rows = await self._db.all("SELECT * FROM games WHERE status = 'active' ORDER BY id")
         return [game_row(row) for row in rows]

@@ -145,6 +145,7 @@ class WebCompanion:
             pictures=PictureCache(256, workers=2),
             tournaments=self.db.tournaments,
             matches=self.db.challenges.get_match,
+            live_games=self.db.games.guild_active_games,
             links=links,
             feeds=feeds,
             slots=StreamSlots(self.refusals, total=allowed.streams, per_group=self.streams_per_address),

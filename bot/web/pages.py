@@ -14,6 +14,7 @@ from html import escape
 
 from bot.text import i18n
 from bot.text.catalogue import t
+from bot.web.replay_steps import Position
 
 
 def e(value: object) -> str:
@@ -56,6 +57,26 @@ def attrs(**values: str) -> str:
     return "".join(f' data-{name.replace("_", "-")}="{e(value)}"' for name, value in values.items())
 
 
+def scrolling(table: str) -> str:
+    """A table in a box of its own that scrolls sideways on a narrow screen, so that the
+    page itself never does."""
+    return f'<div class="scroll">{table}</div>'
+
+
+def description(lines: Sequence[str]) -> str:
+    """The board in words (``bot.web.describe``), next to its picture: folded, and read
+    by a screen reader as the picture's description."""
+    items = "".join(f"<li>{e(line)}</li>" for line in lines)
+    return (
+        f'<details class="described"><summary>{e(t("web.describe"))}</summary>'
+        f'<ul id="description">{items}</ul></details>'
+    )
+
+
+def board_picture(src: str, alt: str) -> str:
+    return f'<img id="board" src="{e(src)}" alt="{e(alt)}" width="960" aria-describedby="description">'
+
+
 def not_found() -> str:
     return message_page(t("web.not_found"))
 
@@ -75,38 +96,30 @@ def players_table(players: Sequence[dict[str, object]]) -> str:
         f'<td class="stones">{e(p["stones"])}</td><td class="hand">{e(p["hand"])}</td></tr>'
         for seat, p in enumerate(players)
     )
-    return f'<table id="players"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
+    return scrolling(f'<table id="players"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>')
 
 
-def move_list(moves: Sequence[str], *, current: int | None = None, link: str | None = None) -> str:
-    """The moves, the ``current`` one marked; ``link``: each a link to the position after
-    it (``link?step=N``, a replay)."""
+def move_list(moves: Sequence[str]) -> str:
     if not moves:
         return f'<ol id="moves"></ol><p id="no-moves">{e(t("web.no_moves"))}</p>'
-    marked = ' class="current"'
-    items = "".join(
-        f"<li{marked if current == i + 1 else ''}>"
-        + (f'<a href="{e(link)}?step={i + 1}">{e(move)}</a>' if link is not None else e(move))
-        + "</li>"
-        for i, move in enumerate(moves)
-    )
+    items = "".join(f"<li>{e(move)}</li>" for move in moves)
     return f'<ol id="moves">{items}</ol>'
 
 
 def live_page(payload: dict[str, object], *, events: str, og: OpenGraph) -> str:
     players = payload["players"]
     moves = payload["moves"]
-    assert isinstance(players, list) and isinstance(moves, list)
+    described = payload["description"]
+    assert isinstance(players, list) and isinstance(moves, list) and isinstance(described, list)
     replay = payload.get("replay")
     replay_link = f'<p><a id="replay" href="{e(replay)}">{e(t("web.open_replay"))}</a></p>' if replay else ""
     body = (
         f'<h1 id="title">{e(payload["title"])}</h1>'
         f'<p class="note">{e(t("web.live_note"))}</p>'
+        f'<p id="connection" class="connection" role="status" aria-live="polite" hidden></p>'
         f'<p id="status" class="status">{e(payload["status"])}</p>'
-        # Shown by the script while the event stream is down (it opens it again).
-        f'<p id="connection" class="status" role="status" hidden'
-        f' data-offline="{e(t("web.reconnecting"))}"></p>'
-        f'<img id="board" src="{e(payload["board"])}" alt="{e(payload["board_alt"])}" width="960">'
+        f"{board_picture(str(payload['board']), str(payload['board_alt']))}"
+        f"{description(described)}"
         f"{players_table(players)}"
         f"<h2>{e(t('web.moves'))}</h2>{move_list(moves)}{replay_link}"
         f"<noscript><p>{e(t('web.needs_script'))}</p></noscript>"
@@ -116,7 +129,15 @@ def live_page(payload: dict[str, object], *, events: str, og: OpenGraph) -> str:
         body,
         page="live",
         og=og,
-        data=attrs(events=events, version=str(payload["version"])),
+        data=attrs(
+            events=events,
+            version=str(payload["version"]),
+            over="1" if payload["over"] else "",
+            text_live=t("web.connection.live"),
+            text_reconnecting=t("web.connection.reconnecting"),
+            text_refused=t("web.connection.refused"),
+            text_over=t("web.connection.over"),
+        ),
     )
 
 
@@ -127,14 +148,26 @@ def live_page(payload: dict[str, object], *, events: str, og: OpenGraph) -> str:
 class ReplayStep:
     game_id: int
     names: tuple[str, str]
-    step: int
-    steps: int
-    status: str
-    board: str  # URL of this step's picture
-    hands: tuple[list[str], list[str]]
-    moves: list[str]
+    position: Position  # what this step shows (bot.web.replay_steps)
+    turns: list[str]  # each turn's moves as text
+    ends: list[int]  # the position (moves applied) at the end of each turn; ends[0] == 0
+    base: str  # the replay's path: ?step=N links
     links: dict[str, str]  # first, back, forward, last -> URL
     record: str  # URL of the record file
+    positions: str  # URL of every turn's position as JSON (the script steps without reloading)
+
+
+def turn_list(step: ReplayStep) -> str:
+    """The turns, each a link to the position at its end."""
+    if not step.turns:
+        return f'<ol id="moves"></ol><p id="no-moves">{e(t("web.no_moves"))}</p>'
+    current = ' class="current"'
+    items = "".join(
+        f"<li{current if step.position.turn == k else ''}>"
+        f'<a href="{e(step.base)}?step={step.ends[k]}" data-turn="{k}">{e(text)}</a></li>'
+        for k, text in enumerate(step.turns, start=1)
+    )
+    return f'<ol id="moves">{items}</ol>'
 
 
 def replay_page(step: ReplayStep, og: OpenGraph) -> str:
@@ -143,25 +176,25 @@ def replay_page(step: ReplayStep, og: OpenGraph) -> str:
         f'<a id="{key}" class="button" href="{e(step.links[key])}">{e(t("web." + key))}</a>'
         for key in ("first", "back", "forward", "last")
     )
+    position = step.position
     alt = t("web.board_alt", game_id=step.game_id)
     hands = "".join(
-        f'<p class="hand" data-seat="{seat}">{e(t("web.hand", name=step.names[seat]))}: '
-        f"{e(' '.join(cards) or t('web.empty_hand'))}</p>"
-        for seat, cards in enumerate(step.hands)
+        f'<p class="hand" data-seat="{seat}">{e(text)}</p>' for seat, text in enumerate(position.hands)
     )
     body = (
         f"<h1>{e(title)}</h1>"
         f'<nav class="steps">{nav}</nav>'
-        f'<p id="step">{e(t("web.step", step=step.step, steps=step.steps))}</p>'
+        f'<p id="step" aria-live="polite">{e(position.label)}</p>'
         f'<p class="note">{e(t("web.keys"))}</p>'
-        f'<p id="status" class="status">{e(step.status)}</p>'
-        f'<img id="board" src="{e(step.board)}" alt="{e(alt)}" width="960">'
+        f'<p id="status" class="status">{e(position.status)}</p>'
+        f"{board_picture(f'{step.base}/board/{position.step}.png', alt)}"
+        f"{description(position.description)}"
         f"{hands}"
         f'<p><a id="record" href="{e(step.record)}" download>{e(t("web.download"))}</a></p>'
-        f"<h2>{e(t('web.moves'))}</h2>"
-        f"{move_list(step.moves, current=step.step, link=step.links['first'].split('?', 1)[0])}"
+        f"<h2>{e(t('web.moves'))}</h2>{turn_list(step)}"
     )
-    return document(title, body, page="replay", og=og, data=attrs(step=str(step.step)))
+    data = attrs(step=str(position.step), turn=str(position.turn), positions=step.positions)
+    return document(title, body, page="replay", og=og, data=data)
 
 
 # --------------------------------------------------------------------- ladder
@@ -212,6 +245,7 @@ class PairingLine:
     white: str  # moves first
     black: str | None  # None: a bye
     result: str  # "1-0", "0-1", "½-½", a tie's games ("2-1"), or "in play"
+    watch: str | None = None  # the live game's watch page while it is played
 
 
 @dataclass(frozen=True)
@@ -247,7 +281,8 @@ def _standings_table(rows: Sequence[StandingRow]) -> str:
         for row in rows
     )
     head = _head("web.rank", "web.player", "web.points", "web.buchholz", "web.sonneborn", "web.stones")
-    return f'<h4>{e(t("web.standings"))}</h4><table class="standings">{head}<tbody>{body}</tbody></table>'
+    table = f'<table class="standings">{head}<tbody>{body}</tbody></table>'
+    return f"<h4>{e(t('web.standings'))}</h4>{scrolling(table)}"
 
 
 def _pairings_table(round_no: int, lines: Sequence[PairingLine]) -> str:
@@ -258,12 +293,15 @@ def _pairings_table(round_no: int, lines: Sequence[PairingLine]) -> str:
             if line.black is None
             else f'<td class="name">{e(line.black)}</td>'
         )
-        + f'<td class="result">{e(line.result)}</td></tr>'
+        + (
+            f'<td class="result"><a class="watch" href="{e(line.watch)}">{e(line.result)}</a></td></tr>'
+            if line.watch
+            else f'<td class="result">{e(line.result)}</td></tr>'
+        )
         for line in lines
     )
     head = _head("web.board_no", "web.moves_first", "web.moves_second", "web.result")
-    return (
-        f"<h4>{e(t('web.pairings', round=round_no))}</h4>"
+    return f"<h4>{e(t('web.pairings', round=round_no))}</h4>" + scrolling(
         f'<table class="pairings">{head}<tbody>{body}</tbody></table>'
     )
 
@@ -281,7 +319,7 @@ def tournaments_section(tournaments: Sequence[TournamentView]) -> str:
         + f"</td><td>{e(tour.format)}</td><td>{e(tour.round)}</td><td>{e(tour.status)}</td></tr>"
         for tour in tournaments
     )
-    listing = (
+    listing = scrolling(
         f'<table id="tournament-list">{_head("web.tournament", "web.format", "web.round", "web.status")}'
         f"<tbody>{rows}</tbody></table>"
     )
@@ -303,6 +341,16 @@ def tournaments_section(tournaments: Sequence[TournamentView]) -> str:
     )
 
 
+def now_playing(games: Sequence[tuple[str, str]]) -> str:
+    """The server's games being played now, each a link to its watch page."""
+    if not games:
+        items = f'<p class="note">{e(t("web.nobody_playing"))}</p>'
+    else:
+        lines = "".join(f'<li><a class="watch" href="{e(url)}">{e(line)}</a></li>' for line, url in games)
+        items = f"<ul>{lines}</ul>"
+    return f'<section id="now-playing"><h2>{e(t("web.now_playing"))}</h2>{items}</section>'
+
+
 def ladder_page(
     *,
     title: str,
@@ -312,6 +360,7 @@ def ladder_page(
     links: dict[str, str],
     recent: Sequence[tuple[str, str | None]],  # (line, replay URL)
     tournaments: Sequence[TournamentView] = (),
+    playing: Sequence[tuple[str, str]] = (),  # (line, watch URL) of the live games
 ) -> str:
     if rows:
         head = "".join(
@@ -323,7 +372,9 @@ def ladder_page(
             f"<td>{e(row.record)}</td><td>{chart(row.history)}</td></tr>"
             for row in rows
         )
-        table = f'<table id="ladder"><thead><tr>{head}</tr></thead><tbody>{body_rows}</tbody></table>'
+        table = scrolling(
+            f'<table id="ladder"><thead><tr>{head}</tr></thead><tbody>{body_rows}</tbody></table>'
+        )
     else:
         table = f'<p id="ladder">{e(t("web.nobody"))}</p>'
     nav = "".join(
@@ -335,6 +386,7 @@ def ladder_page(
     body = (
         f"<h1>{e(title)}</h1>{table}"
         f'<nav class="steps"><span>{e(t("web.page", page=page + 1, pages=pages))}</span>{nav}</nav>'
+        f"{now_playing(playing)}"
         f'<h2>{e(t("web.recent"))}</h2><ul id="recent">{items}</ul>'
         f"{tournaments_section(tournaments)}"
     )

@@ -4,8 +4,9 @@ Routes (``<token>``: ``bot.web.tokens``, for exactly that game or server):
 
 * ``/watch/<game>/<token>``: the live game, public information only (``PublicView``),
   ``.../events`` its event stream, ``.../board.png`` its board picture;
-* ``/replay/<game>/<token>?step=N``: a finished game step by step with both hands,
-  ``.../board/<N>.png``, ``.../record.txt``;
+* ``/replay/<game>/<token>?step=N``: a finished game a turn at a time with both hands,
+  ``.../board/<N>.png``, ``.../record.txt``, ``.../positions.json`` (each turn's position,
+  for the script);
 * ``/ladder/<guild>/<token>?page=N``: the server's ratings, charts and recent games, and
   its tournaments (standings or bracket, and the latest round's pairings);
 * ``/static/``: the one script and style sheet.
@@ -42,14 +43,16 @@ from bot.pictures.cache import PictureCache, PictureKey
 from bot.storage import MatchRow, RatingStore, TournamentStore
 from bot.text import i18n
 from bot.text.catalogue import t
-from bot.text.notation import card_text
 from bot.text.render import render_move, render_result
 from bot.web import pages
 from bot.web.answers import REFUSALS, SECURITY_HEADERS, NotFound, guarded
+from bot.web.describe import describe_board
 from bot.web.feeds import Feeds
 from bot.web.inputs import address_of, number
 from bot.web.limits import Refusals, StreamSlots
 from bot.web.links import Links
+from bot.web.now_playing import LiveGames, in_play
+from bot.web.replay_steps import neighbours, replay_of
 from bot.web.tokens import Kind, Signer
 from bot.web.tournaments import tournament_views
 from rules.game import Game
@@ -89,6 +92,7 @@ class Sources:
     tournaments: TournamentStore | None = None  # None: the ladder shows no tournaments
     matches: Callable[[int], Awaitable[MatchRow | None]] | None = None  # a knockout tie's match
     slots: StreamSlots = field(default_factory=lambda: StreamSlots(Refusals(time.monotonic)))
+    live_games: LiveGames | None = None  # a server's games in play: the ladder's "Now playing"
     _payloads: OrderedDict[tuple[int, int, str], dict[str, Any]] = field(default_factory=OrderedDict)
     _events: OrderedDict[tuple[int, int, str], bytes] = field(default_factory=OrderedDict)
     _finished: OrderedDict[int, FinishedGame] = field(default_factory=OrderedDict)
@@ -172,6 +176,7 @@ async def live_payload(sources: Sources, record: LiveGame, language: str) -> dic
         "status": status,
         "board": f"{base}/board.png?v={public.version}",
         "board_alt": t("web.board_alt", game_id=record.id),
+        "description": describe_board(public, names, status),
         "players": [
             {
                 "name": names[seat],
@@ -342,44 +347,31 @@ def _game_at(finished: FinishedGame, step: int) -> Game:
 
 
 async def replay(request: web.Request) -> web.StreamResponse:
+    """A finished game at ``?step=N`` (moves applied; the end by default), its links a turn
+    back and forward: the page works without the script, which steps without reloading."""
     sources, finished = await _finished(request)
     steps = len(finished.moves)
     step = _step_of(request, steps, steps)
     names = await sources.names.pair(finished.players, finished.guild_id)
-    game = _game_at(finished, step)
-    public = game.public_view()
+    shown = replay_of(finished, names, i18n.current())
     base = request.path
     absolute = f"{sources.links.public_url}{base}"
-    status = (
-        render_result(finished.engine_result, names)
-        if step == steps
-        else (
-            t("web.to_play", name=names[public.current_player]) if public.current_player is not None else ""
-        )
-    )
-    full = Game.replay(
-        finished.seed, finished.options, list(finished.moves), first_player=finished.first_player
-    )
-    moves = [render_move(player, move, names) for player, move in full.public_view().last_moves]
-    shown = pages.ReplayStep(
+    back, forward = neighbours(shown.ends, step)
+    page = pages.ReplayStep(
         game_id=finished.id,
         names=names,
-        step=step,
-        steps=steps,
-        status=status,
-        board=f"{base}/board/{step}.png",
-        hands=(
-            [card_text(card) for card in game.view(0).hand],
-            [card_text(card) for card in game.view(1).hand],
-        ),
-        moves=moves,
+        position=shown.position(finished, names, step),
+        turns=shown.turns,
+        ends=shown.ends,
+        base=base,
         links={
             "first": f"{base}?step=0",
-            "back": f"{base}?step={max(0, step - 1)}",
-            "forward": f"{base}?step={min(steps, step + 1)}",
+            "back": f"{base}?step={back}",
+            "forward": f"{base}?step={forward}",
             "last": f"{base}?step={steps}",
         },
         record=f"{base}/record.txt",
+        positions=f"{base}/positions.json",
     )
     og = pages.OpenGraph(
         title=t("web.replay_title", game_id=finished.id, name0=names[0], name1=names[1]),
@@ -387,7 +379,17 @@ async def replay(request: web.Request) -> web.StreamResponse:
         image=f"{absolute}/board/{steps}.png",
         url=absolute,
     )
-    return _html(pages.replay_page(shown, og))
+    return _html(pages.replay_page(page, og))
+
+
+async def replay_positions(request: web.Request) -> web.StreamResponse:
+    """Every turn's position of a finished game, for the replay's script."""
+    sources, finished = await _finished(request)
+    names = await sources.names.pair(finished.players, finished.guild_id)
+    shown = replay_of(finished, names, i18n.current())
+    base = request.path.removesuffix("/positions.json")
+    data = {"ends": shown.ends, "positions": [position.json(base) for position in shown.positions]}
+    return web.json_response(data, dumps=lambda value: json.dumps(value, ensure_ascii=False))
 
 
 async def replay_board(request: web.Request) -> web.StreamResponse:
@@ -466,6 +468,7 @@ async def _ladder_html(sources: Sources, guild_id: int, page: int, path: str) ->
         line = t("web.recent_line", name0=names[0], name1=names[1], outcome=outcome)
         url = sources.links.replay(result.game_id).removeprefix(sources.links.public_url)
         recent.append((line, url))
+    playing = await in_play(sources.live_games, sources.names, sources.links, guild_id)
     pages_count = 1 if board is None else board.pages
     shown_page = 0 if board is None else board.page
     links = {}
@@ -480,7 +483,10 @@ async def _ladder_html(sources: Sources, guild_id: int, page: int, path: str) ->
         pages=pages_count,
         links=links,
         recent=recent,
-        tournaments=await tournament_views(sources.tournaments, sources.matches, sources.names, guild_id),
+        tournaments=await tournament_views(
+            sources.tournaments, sources.matches, sources.names, guild_id, playing
+        ),
+        playing=playing.lines,
     )
 
 
@@ -512,5 +518,6 @@ def make_app(sources: Sources) -> web.Application:
     app.router.add_get("/replay/{game}/{token}", replay)
     app.router.add_get("/replay/{game}/{token}/board/{step}.png", replay_board)
     app.router.add_get("/replay/{game}/{token}/record.txt", record_file)
+    app.router.add_get("/replay/{game}/{token}/positions.json", replay_positions)
     app.router.add_get("/ladder/{guild}/{token}", ladder)
     return app

@@ -13,6 +13,7 @@ from bot.text.catalogue import t
 from bot.tournaments import bracket_text, standings
 from bot.tournaments.standings import Order, format_points
 from bot.web import pages
+from bot.web.now_playing import InPlay
 
 LADDER_TOURNAMENTS = 10  # the newest tournaments a ladder shows
 
@@ -24,7 +25,11 @@ class Names(Protocol):
 
 
 async def tournament_views(
-    store: TournamentStore | None, matches: MatchReader | None, names: Names, guild_id: int
+    store: TournamentStore | None,
+    matches: MatchReader | None,
+    names: Names,
+    guild_id: int,
+    watching: InPlay | None = None,
 ) -> list[pages.TournamentView]:
     """The server's newest tournaments as the ladder shows them: the data of the
     Discord standings message (``cogs.tournament_standings.standings_text``), as HTML's."""
@@ -34,7 +39,7 @@ async def tournament_views(
     shown = []
     for row in rows[:LADDER_TOURNAMENTS]:
         state = await read_state(store, row) if row.status != "open" else None
-        shown.append(await _tournament(matches, names, row.guild_id, state, row))
+        shown.append(await _tournament(matches, names, row.guild_id, state, row, watching or InPlay()))
     return shown
 
 
@@ -44,6 +49,7 @@ async def _tournament(
     guild_id: int,
     state: TournamentState | None,
     row: TournamentRow,
+    watching: InPlay,
 ) -> pages.TournamentView:
     status = t("web.running") if row.status == "running" else t(f"tournament.status.{row.status}")
     round_text = "–" if row.status == "open" else f"{row.round} / {row.rounds or '?'}"
@@ -107,12 +113,19 @@ async def _tournament(
             result = "½-½"
         else:
             result = "1-0" if pairing.winner_id == pairing.white else "0-1"
+        watch = None
+        if not pairing.done and pairing.black is not None:
+            if pairing.game_id is not None:
+                watch = watching.by_game.get(pairing.game_id)
+            elif pairing.match_id is not None:
+                watch = watching.by_match.get(pairing.match_id)
         lines.append(
             pages.PairingLine(
                 board=pairing.board,
                 white=names.get(pairing.white, f"#{pairing.white}"),
                 black=None if pairing.black is None else names.get(pairing.black, f"#{pairing.black}"),
                 result=result,
+                watch=watch,
             )
         )
     return dataclasses.replace(view, standings=standing_rows, bracket=bracket, pairings=lines)

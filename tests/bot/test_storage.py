@@ -192,6 +192,33 @@ async def test_game_round_trip_and_active_lists(quick_target: str) -> None:
         await db.close()
 
 
+async def test_a_servers_active_games_newest_first(quick_target: str) -> None:
+    db = await new_db(quick_target)
+    try:
+        first = await add_game(db)
+        second = await add_game(db, (11, 12))
+        elsewhere = await db.games.insert_game(
+            guild_id=3,
+            channel_id=4,
+            players=(10, 12),
+            options={"ruleset": "schotten-totten"},
+            seed=7,
+            first_player=0,
+            match_id=None,
+            state={"v": 0},
+            version=0,
+            now=1.0,
+            deadline=None,
+        )
+        assert [g.id for g in await db.games.guild_active_games(1)] == [second, first]
+        assert [g.id for g in await db.games.guild_active_games(1, limit=1)] == [second]
+        assert [g.id for g in await db.games.guild_active_games(3)] == [elsewhere]
+        assert await db.games.guild_active_games(2) == []
+        assert await db.games.guild_active_games(2**64) == []  # beyond the column: nothing
+    finally:
+        await db.close()
+
+
 async def test_move_transaction_commits_together_or_not_at_all(quick_target: str) -> None:
     db = await new_db(quick_target)
     try:
