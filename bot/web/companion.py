@@ -26,10 +26,14 @@ from bot.games.service import GameService
 from bot.pictures.cache import PictureCache
 from bot.settings import Settings
 from bot.storage import Storage
+from bot.web.activity import Activity
+from bot.web.activity import register as register_activity
+from bot.web.discord_oauth import OAuth
 from bot.web.feeds import Feeds
 from bot.web.health import Operations, install
 from bot.web.links import Links
-from bot.web.server import MAX_STREAMS_PER_ADDRESS, GameSource, NameSource, Sources, make_app
+from bot.web.server import MAX_STREAMS_PER_ADDRESS, NameSource, Sources, make_app
+from bot.web.sessions import Sessions
 from bot.web.table import Hinter, Mover, Table, register
 from bot.web.tokens import Signer, load_secret
 
@@ -50,6 +54,10 @@ class StoredGames:
         if row is None:
             raise GameNotFound(game_id)
         return from_row(row)
+
+    async def in_channel(self, channel_id: int) -> list[LiveGame]:
+        """The channel's active games (the Activity's list)."""
+        return [from_row(row) for row in await self.db.games.active_games_in_channel(channel_id)]
 
 
 def detached(coro: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
@@ -82,7 +90,7 @@ class WebCompanion:
     ) -> None:
         self.settings = settings
         self.db = db
-        self.games: GameSource = StoredGames(db)
+        self.games = StoredGames(db)
         self.history = history
         self.rankings = rankings
         self.names = names
@@ -139,6 +147,14 @@ class WebCompanion:
             if not self.settings.metrics_port:
                 install(self.app, self.operations)
         register(self.app, self.table)
+        if self.settings.activity:
+            assert self.settings.discord_client_id is not None and self.settings.discord_client_secret
+            oauth = OAuth(
+                self.settings.discord_client_id,
+                self.settings.discord_client_secret,
+                self.settings.discord_api_base,
+            )
+            register_activity(self.app, Activity(oauth, Sessions(links.signer), self.games.in_channel))
         runner = web.AppRunner(
             self.app, handle_signals=False, access_log=None, shutdown_timeout=1.0, handler_cancellation=True
         )

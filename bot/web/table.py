@@ -124,6 +124,7 @@ class SeatRequest:
     table: Table
     record: LiveGame
     seat: int
+    language: str | None = None  # None: the member's (``Table.language``) or the browser's
 
     @property
     def user_id(self) -> int:
@@ -156,6 +157,8 @@ async def _seat(request: web.Request) -> SeatRequest:
 
 
 async def _language(seat: SeatRequest) -> str:
+    if seat.language is not None:
+        return seat.language  # the Activity's: Discord's locale
     if seat.table.language is None:
         return i18n.current()  # the browser's (Accept-Language)
     return await seat.table.language(seat.user_id)
@@ -225,8 +228,7 @@ def table_page(state: dict[str, Any], texts: dict[str, str], *, base: str) -> st
 # ------------------------------------------------------------------ handlers
 
 
-async def page(request: web.Request) -> web.StreamResponse:
-    seat = await _seat(request)
+async def page(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
     with i18n.use(await _language(seat)):
         if not seat.record.is_active:
             return _gone(seat, as_json=False)
@@ -234,16 +236,14 @@ async def page(request: web.Request) -> web.StreamResponse:
     return web.Response(text=text, content_type="text/html", charset="utf-8")
 
 
-async def state(request: web.Request) -> web.StreamResponse:
-    seat = await _seat(request)
+async def state(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
     with i18n.use(await _language(seat)):
         if not seat.record.is_active:
             return _gone(seat, as_json=True)
         return _json(await _state(seat))
 
 
-async def legal(request: web.Request) -> web.StreamResponse:
-    seat = await _seat(request)
+async def legal(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
     with i18n.use(await _language(seat)):
         if not seat.record.is_active:
             return _gone(seat, as_json=True)
@@ -262,8 +262,7 @@ async def _posted(request: web.Request) -> dict[str, Any]:
     return data
 
 
-async def move(request: web.Request) -> web.StreamResponse:
-    seat = await _seat(request)
+async def move(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
     with i18n.use(await _language(seat)):
         try:
             data = await _posted(request)
@@ -292,8 +291,7 @@ async def move(request: web.Request) -> web.StreamResponse:
         return _json(await _state(seat, outcome.game))
 
 
-async def hint(request: web.Request) -> web.StreamResponse:
-    seat = await _seat(request)
+async def hint(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
     with i18n.use(await _language(seat)):
         record, hinter = seat.record, seat.table.hinter
         if not record.is_active:
@@ -330,9 +328,8 @@ async def _encoded_state(seat: SeatRequest, record: LiveGame, language: str) -> 
     return data
 
 
-async def events(request: web.Request) -> web.StreamResponse:
+async def events(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
     """The seat's event stream: its state now, then again after every change."""
-    seat = await _seat(request)
     sources = seat.sources
     address = address_of(request)
     if sources.streams[address] >= sources.max_streams:
@@ -394,14 +391,34 @@ async def static(request: web.Request) -> web.StreamResponse:
     return response
 
 
+SeatHandler = Callable[[web.Request, SeatRequest], Awaitable[web.StreamResponse]]
+Resolve = Callable[[web.Request], Awaitable[SeatRequest]]
+
+
+def seat_handler(
+    resolve: Resolve, handler: SeatHandler
+) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    """``handler`` for the seat ``resolve`` finds (a seat link's, or an Activity session's)."""
+
+    async def handle(request: web.Request) -> web.StreamResponse:
+        return await handler(request, await resolve(request))
+
+    return handle
+
+
+def add_seat_routes(app: web.Application, base: str, resolve: Resolve) -> None:
+    """The seat's JSON, its moves and its event stream under ``base``."""
+    app.router.add_get(f"{base}/state", seat_handler(resolve, state))
+    app.router.add_get(f"{base}/legal", seat_handler(resolve, legal))
+    app.router.add_get(f"{base}/events", seat_handler(resolve, events))
+    app.router.add_post(f"{base}/move", seat_handler(resolve, move))
+    app.router.add_post(f"{base}/hint", seat_handler(resolve, hint))
+
+
 def register(app: web.Application, table: Table) -> None:
     """Add the table's routes to the pages' application."""
     app[TABLE] = table
     base = "/table/{game}/{seat}/{token}"
     app.router.add_get("/static/table/{name}", static)
-    app.router.add_get(base, page)
-    app.router.add_get(f"{base}/state", state)
-    app.router.add_get(f"{base}/legal", legal)
-    app.router.add_get(f"{base}/events", events)
-    app.router.add_post(f"{base}/move", move)
-    app.router.add_post(f"{base}/hint", hint)
+    app.router.add_get(base, seat_handler(_seat, page))
+    add_seat_routes(app, base, _seat)

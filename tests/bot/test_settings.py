@@ -174,3 +174,22 @@ def test_log_format_and_the_operator_port() -> None:
     ):
         with pytest.raises(SettingsError, match=named):
             Settings.from_env(environ, env_file=None)
+
+
+def test_the_activity_needs_the_client_id_and_secret() -> None:
+    defaults = Settings.from_env({}, env_file=None)
+    assert not defaults.activity and defaults.discord_api_base == "https://discord.com/api/v10"
+    assert not Settings.from_env({"DISCORD_CLIENT_ID": "123"}, env_file=None).activity
+    settings = Settings.from_env(
+        {
+            "DISCORD_CLIENT_ID": "123",
+            "DISCORD_CLIENT_SECRET": "shh-secret",
+            "DISCORD_API_BASE": "http://x/api/",
+        },
+        env_file=None,
+    )
+    assert settings.activity and settings.discord_client_id == 123
+    assert settings.discord_api_base == "http://x/api"
+    assert "shh-secret" not in repr(settings)
+    with pytest.raises(SettingsError, match="DISCORD_CLIENT_ID='abc'"):
+        Settings.from_env({"DISCORD_CLIENT_ID": "abc"}, env_file=None)
