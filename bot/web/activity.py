@@ -3,8 +3,10 @@
 
 Routes, all off (404) unless ``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET`` are set:
 
-* ``GET /activity``: the page Discord frames, allowed as a frame of Discord's origins only
-  (``frame-ancestors``, :data:`ACTIVITY_CSP`);
+* ``GET /activity/``: the page Discord frames (Discord's URL mapping ``/`` points at
+  ``PUBLIC_URL/activity``), allowed as a frame of Discord's origins only
+  (``frame-ancestors``, :data:`ACTIVITY_CSP`); ``/activity/static/``: its script (with
+  the table's view and Discord's SDK) and the table's style sheet;
 * ``POST /activity/token`` ``{"code": "..."}``: the OAuth2 code of the SDK's ``authorize``,
   exchanged with Discord (``bot.web.discord_oauth``), once only (``UsedCodes``); answers
   our own session for the user Discord names (``bot.web.sessions``) and Discord's access
@@ -34,10 +36,12 @@ from aiohttp import web
 from bot.games.live import LiveGame
 from bot.text import i18n
 from bot.text.catalogue import t
+from bot.web import pages
 from bot.web.discord_oauth import OAuth, Refused
+from bot.web.seat_state import table_texts
 from bot.web.server import SOURCES, NotFound, live_payload
 from bot.web.sessions import Session, Sessions, UsedCodes
-from bot.web.table import TABLE, SeatRequest, add_seat_routes
+from bot.web.table import TABLE, TABLE_STATIC, SeatRequest, add_seat_routes, script_json
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +60,24 @@ ACTIVITY_CSP = (
     f"frame-ancestors {' '.join(DISCORD_ORIGINS)}"
 )
 MAX_CODE = 200  # characters of an OAuth2 code (Discord's are 30)
+STATIC_FILES = {"activity.js": "text/javascript", "table.css": "text/css"}
+ACTIVITY_TEXTS = (
+    "activity.title",
+    "activity.signing_in",
+    "activity.refused",
+    "activity.expired",
+    "activity.outside",
+    "activity.your_games",
+    "activity.watch_games",
+    "activity.no_games",
+    "activity.open_game",
+    "activity.watch_game",
+)
+
+
+def activity_texts() -> dict[str, str]:
+    """The page's own texts in the current language, keyed without ``activity.``."""
+    return {key.removeprefix("activity."): t(key) for key in ACTIVITY_TEXTS}
 
 
 @dataclass
@@ -64,6 +86,7 @@ class Activity:
     the games of a channel (``GameStore.active_games_in_channel``, as live games)."""
 
     oauth: OAuth
+    public_url: str
     sessions: Sessions
     channel_games: Callable[[int], Awaitable[list[LiveGame]]]
     codes: UsedCodes = field(default_factory=UsedCodes)
@@ -114,14 +137,48 @@ async def token(request: web.Request) -> web.StreamResponse:
     except Refused:
         raise _refused("activity.refused") from None
     language = i18n.normalize(user.locale)
-    return _json(
-        {
-            "session": activity.sessions.issue(user.id, language),
-            "access_token": user.access_token,
-            "user": {"id": str(user.id), "name": user.name},
-            "language": language,
-        }
+    with i18n.use(language):
+        return _json(
+            {
+                "session": activity.sessions.issue(user.id, language),
+                "access_token": user.access_token,
+                "user": {"id": str(user.id), "name": user.name},
+                "language": language,
+                "texts": activity_texts(),
+                "table_texts": table_texts(),
+            }
+        )
+
+
+async def page(request: web.Request) -> web.StreamResponse:
+    """The page Discord frames: the script signs in and draws the rest."""
+    activity = request.app[ACTIVITY]
+    e = pages.e
+    client_id = str(activity.oauth.client_id)
+    data = script_json({"client_id": client_id, "public_url": activity.public_url, "texts": activity_texts()})
+    text = (
+        f'<!doctype html><html lang="{e(i18n.current())}"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta name="referrer" content="no-referrer">'
+        f"<title>{e(t('activity.title'))}</title>"
+        f'<link rel="stylesheet" href="static/table.css">'
+        f'<script src="static/activity.js" defer></script></head>'
+        f'<body data-page="table" data-activity="loading"><main id="table">'
+        f"<noscript><p>{e(t('table.needs_script'))}</p></noscript></main>"
+        f'<script type="application/json" id="activity-data">{data}</script></body></html>'
     )
+    response = web.Response(text=text, content_type="text/html", charset="utf-8")
+    response.headers["Content-Security-Policy"] = ACTIVITY_CSP
+    return response
+
+
+async def static(request: web.Request) -> web.StreamResponse:
+    name = request.match_info["name"]
+    if name not in STATIC_FILES:
+        raise NotFound
+    response = web.FileResponse(TABLE_STATIC / name, headers={"Content-Type": STATIC_FILES[name]})
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response
 
 
 def _channel(request: web.Request) -> int:
@@ -176,6 +233,8 @@ async def _session_seat(request: web.Request) -> SeatRequest:
 def register(app: web.Application, activity: Activity) -> None:
     """Add the Activity's routes (after the table's: its seats use the table's)."""
     app[ACTIVITY] = activity
+    app.router.add_get("/activity/", page)
+    app.router.add_get("/activity/static/{name}", static)
     app.router.add_post("/activity/token", token)
     app.router.add_get("/activity/s/{session}/games", games)
     add_seat_routes(app, "/activity/s/{session}/game/{game}", _session_seat)

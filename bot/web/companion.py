@@ -154,7 +154,8 @@ class WebCompanion:
                 self.settings.discord_client_secret,
                 self.settings.discord_api_base,
             )
-            register_activity(self.app, Activity(oauth, Sessions(links.signer), self.games.in_channel))
+            sessions = Sessions(links.signer)
+            register_activity(self.app, Activity(oauth, links.public_url, sessions, self.games.in_channel))
         runner = web.AppRunner(
             self.app, handle_signals=False, access_log=None, shutdown_timeout=1.0, handler_cancellation=True
         )

@@ -169,7 +169,8 @@ async def headers_and_language(
     headers.setdefault("Content-Security-Policy", CSP)
     headers.setdefault("Referrer-Policy", "no-referrer")
     headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("X-Frame-Options", "DENY")
+    if "frame-ancestors 'none'" in headers["Content-Security-Policy"]:  # not the Activity's
+        headers.setdefault("X-Frame-Options", "DENY")
     headers.setdefault("Cache-Control", "no-store")
     headers.setdefault("Vary", "Accept-Language")
     return response

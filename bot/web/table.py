@@ -200,7 +200,7 @@ def _gone(seat: SeatRequest, *, as_json: bool) -> web.Response:
     )
 
 
-def _script_json(data: dict[str, Any]) -> str:
+def script_json(data: dict[str, Any]) -> str:
     """JSON inside an HTML ``<script type="application/json">``: no ``<``, ``>`` or
     ``&`` can close the element or start markup (a name is what a member typed)."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -211,7 +211,7 @@ def table_page(state: dict[str, Any], texts: dict[str, str], *, base: str) -> st
     """The page: an empty table the script draws from the state in it (a data block,
     not a script: the Content Security Policy allows none inline)."""
     e = pages.e
-    data = _script_json({"texts": texts, "state": state, "base": base})
+    data = script_json({"texts": texts, "state": state, "base": base})
     return (
         f'<!doctype html><html lang="{e(i18n.current())}"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1">'

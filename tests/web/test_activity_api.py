@@ -81,6 +81,9 @@ async def test_a_code_signs_the_member_in_and_opens_their_seat(
     status, signed = await sign_in(bot, code)
     assert status == 200, signed
     assert signed["user"]["id"] == str(alice.id) and signed["language"] == "de"
+    with i18n.use("de"):
+        assert signed["texts"]["your_games"] == t("activity.your_games")
+        assert signed["table_texts"]["your_hand"] == t("table.your_hand")
     assert fake_discord.tokens[signed["access_token"]] == alice.id  # what authenticate needs
     session = signed["session"]
 
@@ -201,3 +204,27 @@ async def test_the_activity_is_off_without_its_settings():
     finally:
         await bot.web.close()
         await bot.close()
+
+
+async def test_the_page_may_be_framed_by_discord_only(simcord_bot):
+    bot = simcord_bot
+    await bot.web.start(port=0)
+    try:
+        local = f"http://127.0.0.1:{bot.web.port}"
+        status, body, headers = await get(f"{local}/activity/?frame_id=f&instance_id=i&platform=desktop")
+        assert status == 200
+        csp = headers["Content-Security-Policy"]
+        ancestors = csp.split("frame-ancestors", 1)[1].split(";")[0].split()
+        assert "https://discord.com" in ancestors and "https://*.discordsays.com" in ancestors
+        assert all(origin.startswith("https://") and "discord" in origin for origin in ancestors)
+        assert "X-Frame-Options" not in headers
+        assert b'id="activity-data"' in body and str(CLIENT_ID).encode() in body
+        assert CLIENT_SECRET.encode() not in body
+        status, script, _ = await get(f"{local}/activity/static/activity.js")
+        assert status == 200 and b"frame_id" in script
+        # Every other page still refuses to be framed.
+        _, _, headers = await get(f"{local}/watch/1/x")
+        assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+        assert headers["X-Frame-Options"] == "DENY"
+    finally:
+        await bot.web.close()
