@@ -1268,5 +1268,6 @@ CATALOGUE.update(
         "activity.watch_game": "Watch game #{game_id}",
         "activity.back": "All games",
         "activity.play_in_discord": "Play in Discord",
+        "activity.use_link": "The Activity cannot be opened here; the table is on the web:",
     }
 )

@@ -9,14 +9,25 @@ server refuses a replayed code by itself). ``exchanges`` counts the codes it was
 
 from __future__ import annotations
 
+import json
 import secrets
 from dataclasses import dataclass, field
+from typing import Any
 
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 CLIENT_ID = 1234567890123
 CLIENT_SECRET = "fake-client-secret-0123456789"
+LAUNCH_ACTIVITY = 12  # the interaction callback type that opens the application's Activity
+
+
+def _discord_json(data: dict[str, Any], status: int = 200) -> web.Response:
+    """JSON as Discord sends it: ``Content-Type: application/json`` exactly (what
+    discord.py's HTTP layer looks for before it parses a body)."""
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
 
 
 @dataclass
@@ -28,6 +39,8 @@ class FakeDiscord:
     locales: dict[int, str] = field(default_factory=dict)
     exchanges: list[str] = field(default_factory=list)
     accept_reuse: bool = False
+    callbacks: list[dict[str, Any]] = field(default_factory=list)  # interaction callbacks posted
+    refuse_launch: bool = False  # answer LAUNCH_ACTIVITY with 400 (not launchable here)
     server: TestServer | None = None
 
     def grant(self, user_id: int, locale: str = "en-US") -> str:
@@ -76,10 +89,28 @@ class FakeDiscord:
             }
         )
 
+    async def callback(self, request: web.Request) -> web.Response:
+        """``POST /interactions/<id>/<token>/callback`` (discord.py's HTTP layer)."""
+        body = await request.json()
+        self.callbacks.append(body)
+        interaction = {"id": request.match_info["id"], "type": 3}
+        if body.get("type") == LAUNCH_ACTIVITY:
+            if self.refuse_launch:
+                return _discord_json({"message": "Cannot launch", "code": 50035}, status=400)
+            interaction["activity_instance_id"] = "i-1"
+            return _discord_json(
+                {
+                    "interaction": interaction,
+                    "resource": {"type": LAUNCH_ACTIVITY, "activity_instance": {"id": "i-1"}},
+                }
+            )
+        return _discord_json({"interaction": interaction})
+
     async def start(self) -> None:
         app = web.Application()
         app.router.add_post("/api/v10/oauth2/token", self.token)
         app.router.add_get("/api/v10/users/@me", self.me)
+        app.router.add_post("/api/v10/interactions/{id}/{token}/callback", self.callback)
         self.server = TestServer(app, host="127.0.0.1")
         await self.server.start_server()
 
