@@ -13,7 +13,9 @@ Routes, all off (404) unless ``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET``
   token that the SDK's ``authenticate`` needs; a refused, expired or replayed code 401;
 * ``GET /activity/s/<session>/games?channel=<id>``: the channel's games, the member's own
   first (each with its seat's base path), then the others with their public view only
-  (``bot.web.server.live_payload``) and their live page's event stream;
+  (``bot.web.server.live_payload``) and their live page's event stream. The channel is
+  the one the SDK names, so not checked against Discord: a member could list another
+  channel's games, which shows them nothing but what that channel's boards show;
 * ``/activity/s/<session>/game/<game>/{state,legal,move,hint,events}``: the table's seat
   routes (``bot.web.table``), the seat being the session's user's in that game: a game
   the member does not play answers 404, as a wrong link does.
@@ -172,6 +174,12 @@ async def page(request: web.Request) -> web.StreamResponse:
     return response
 
 
+async def to_page(request: web.Request) -> web.StreamResponse:
+    """``/activity`` to ``/activity/`` (the page's relative URLs need the slash)."""
+    query = request.query_string
+    raise web.HTTPFound("/activity/" + (f"?{query}" if query else ""))
+
+
 async def static(request: web.Request) -> web.StreamResponse:
     name = request.match_info["name"]
     if name not in STATIC_FILES:
@@ -233,6 +241,7 @@ async def _session_seat(request: web.Request) -> SeatRequest:
 def register(app: web.Application, activity: Activity) -> None:
     """Add the Activity's routes (after the table's: its seats use the table's)."""
     app[ACTIVITY] = activity
+    app.router.add_get("/activity", to_page)
     app.router.add_get("/activity/", page)
     app.router.add_get("/activity/static/{name}", static)
     app.router.add_post("/activity/token", token)

@@ -11,6 +11,7 @@ import logging
 import time
 from collections.abc import AsyncIterator
 
+import aiohttp
 import pytest_asyncio
 
 from bot.app import SchottenBot, create_bot
@@ -211,6 +212,11 @@ async def test_the_page_may_be_framed_by_discord_only(simcord_bot):
     await bot.web.start(port=0)
     try:
         local = f"http://127.0.0.1:{bot.web.port}"
+        async with (
+            aiohttp.ClientSession() as client,
+            client.get(f"{local}/activity?frame_id=f", allow_redirects=False) as moved,
+        ):
+            assert moved.status == 302 and moved.headers["Location"] == "/activity/?frame_id=f"
         status, body, headers = await get(f"{local}/activity/?frame_id=f&instance_id=i&platform=desktop")
         assert status == 200
         csp = headers["Content-Security-Policy"]
