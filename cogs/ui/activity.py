@@ -53,8 +53,14 @@ class PlayInDiscord(Component[Button], template=r"st:act:(?P<game>[0-9]{1,19})")
             record = await bot.service.get(self.game_id)
         except GameNotFound:
             record = None
-        guild_id = record.guild_id if record is not None else interaction.guild_id
-        if not await links.enabled(guild_id):
+        # A custom id can be forged: a game of another server (or none) is not shown to
+        # a member who does not play it.
+        if record is None or (
+            record.guild_id != interaction.guild_id and interaction.user.id not in record.players
+        ):
+            await answer(interaction, t("error.game_not_found"))
+            return
+        if not await links.enabled(record.guild_id):
             await answer(interaction, t("web.links_unavailable"))
             return
         if bot.settings.activity:
@@ -64,7 +70,7 @@ class PlayInDiscord(Component[Button], template=r"st:act:(?P<game>[0-9]{1,19})")
             except discord.HTTPException as error:  # not launchable here (a DM, an old client)
                 log.info("Game %d: Discord refused to launch the Activity (%s)", self.game_id, error.status)
         view = discord.ui.View(timeout=None)
-        if record is not None and record.is_active and interaction.user.id in record.players:
+        if record.is_active and interaction.user.id in record.players:
             url, label = links.seat(record.id, record.players.index(interaction.user.id)), t("web.link.seat")
         else:
             url, label = links.watch(self.game_id), t("web.link.watch")

@@ -26,8 +26,20 @@ EPHEMERAL = 64
 CHANNEL_MESSAGE = 4
 
 
-def click(bot: SchottenBot, user_id: int, game_id: int, interaction_id: int) -> discord.Interaction[Any]:
-    """The interaction Discord sends for a click on Play in Discord by ``user_id``."""
+def click(
+    bot: SchottenBot, user_id: int, game_id: int, interaction_id: int, guild_id: int | None
+) -> discord.Interaction[Any]:
+    """The interaction Discord sends for a click on Play in Discord by ``user_id`` in
+    ``guild_id`` (None: a DM)."""
+    user = {"id": str(user_id), "username": "member", "discriminator": "0", "avatar": None}
+    member = {
+        "user": user,
+        "roles": [],
+        "joined_at": "2026-01-01T00:00:00+00:00",
+        "deaf": False,
+        "mute": False,
+        "flags": 0,
+    }
     payload: dict[str, Any] = {
         "id": str(interaction_id),
         "application_id": str(bot.application_id or 1),
@@ -35,9 +47,17 @@ def click(bot: SchottenBot, user_id: int, game_id: int, interaction_id: int) -> 
         "token": f"token-{interaction_id}",
         "version": 1,
         "channel_id": "5",
-        "user": {"id": str(user_id), "username": "member", "discriminator": "0", "avatar": None},
         "data": {"custom_id": f"st:act:{game_id}", "component_type": 2},
         "locale": "en-US",
+        **(
+            {"user": user}
+            if guild_id is None
+            else {
+                "guild_id": str(guild_id),
+                "guild_locale": "en-US",
+                "member": {**member, "permissions": "0"},
+            }
+        ),
         "app_permissions": "0",
         "attachment_size_limit": 8388608,
         "context": 1,
@@ -53,13 +73,15 @@ def discord_http(fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> 
     return fake_discord
 
 
-async def press(bot: SchottenBot, user_id: int, game_id: int, fake: FakeDiscord) -> dict[str, Any]:
+async def press(
+    bot: SchottenBot, user_id: int, game_id: int, fake: FakeDiscord, guild_id: int | None = None
+) -> dict[str, Any]:
     """Click through discord.py's own webhook adapter (simcord's set aside), over HTTP."""
     token = async_context.set(AsyncWebhookAdapter())
     try:
         async with aiohttp.ClientSession() as session:
             bot.http._HTTPClient__session = session  # type: ignore[attr-defined]
-            interaction = click(bot, user_id, game_id, 9000 + len(fake.callbacks))
+            interaction = click(bot, user_id, game_id, 9000 + len(fake.callbacks), guild_id)
             await PlayInDiscord(game_id).run(ours(interaction))
     finally:
         async_context.reset(token)
@@ -92,8 +114,22 @@ async def test_without_the_activity_the_answer_is_the_web_link(simcord_env, simc
     # Not configured: no launch asked for; a member who does not play gets the live page.
     bot.settings = dataclasses.replace(bot.settings, discord_client_id=None, discord_client_secret=None)
     before = len(discord_http.callbacks)
-    posted = await press(bot, carol.id, game_id, discord_http)
+    guild_id = (await bot.service.get(game_id)).guild_id
+    posted = await press(bot, carol.id, game_id, discord_http, guild_id)
     assert len(discord_http.callbacks) == before + 1 and posted["type"] == CHANNEL_MESSAGE
     urls = [b["url"] for row in posted["data"]["components"] for b in row["components"]]
     assert urls == [bot.web.links.watch(game_id)]
     assert posted["data"]["flags"] & EPHEMERAL
+
+
+async def test_a_forged_button_shows_no_other_servers_game(simcord_env, simcord_bot, discord_http):
+    env, bot = simcord_env, simcord_bot
+    _, channel, (alice, bob, carol) = setup_members(env, ("alice", "bob", "carol"))
+    game_id = await challenge_and_accept(env, channel, alice, bob)
+    for guild_id in (None, 42):  # a DM, another server: carol plays nothing there
+        posted = await press(bot, carol.id, game_id, discord_http, guild_id)
+        assert posted["type"] == CHANNEL_MESSAGE and posted["data"]["flags"] & EPHEMERAL
+        assert "components" not in posted["data"] or not posted["data"]["components"]
+        assert "can't find" in posted["data"]["content"]
+    posted = await press(bot, carol.id, 10**6, discord_http, None)  # no such game
+    assert "can't find" in posted["data"]["content"]
