@@ -125,6 +125,11 @@ class Settings:
     web_port: int = 8080
     public_url: str = "http://localhost:8080"  # unset: http://localhost:WEB_PORT
     web_secret: str | None = field(default=None, repr=False)  # signs every link
+    # The Discord Activity (README "The table in Discord"): the application's id and its
+    # OAuth2 secret (both set: the Activity is on), and Discord's API (tests only).
+    discord_client_id: int | None = None
+    discord_client_secret: str | None = field(default=None, repr=False)  # never in logs
+    discord_api_base: str = "https://discord.com/api/v10"
     # Operations (README "Health and metrics"): the log's format ("text" or "json", one
     # object a line), and the operator port of /healthz, /readyz and /metrics (0: they
     # are served on the web pages' port, if that is on).
@@ -135,6 +140,11 @@ class Settings:
     # PUBLIC_URL was set: with WEB_PORT=0 the bot still posts links, to the pages that a
     # `python -m bot web` elsewhere serves (sharded deployments).
     public_url_given: bool = False
+
+    @property
+    def activity(self) -> bool:
+        """The Discord Activity is configured: the application's id and secret are set."""
+        return self.discord_client_id is not None and self.discord_client_secret is not None
 
     @property
     def sharded(self) -> bool:
@@ -258,6 +268,9 @@ class Settings:
             web_secret=web_secret,
             web_max_streams=seconds("WEB_MAX_STREAMS", cls.web_max_streams, 1),
             public_url_given=get("PUBLIC_URL") is not None,
+            discord_client_id=_int("DISCORD_CLIENT_ID", get("DISCORD_CLIENT_ID"), minimum=1),
+            discord_client_secret=get("DISCORD_CLIENT_SECRET"),
+            discord_api_base=(get("DISCORD_API_BASE") or cls.discord_api_base).rstrip("/"),
         )
         shard_count = _int("SHARD_COUNT", get("SHARD_COUNT"), minimum=1)
         shard_ids = _shard_ids(get("SHARD_IDS"), shard_count)

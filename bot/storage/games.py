@@ -101,6 +101,17 @@ class GameStore:
         )
         return [game_row(row) for row in rows]
 
+    async def active_games_in_channel(self, channel_id: int, limit: int = 25) -> list[GameRow]:
+        """The channel's active games, oldest first (at most ``limit``)."""
+        if not 0 < channel_id <= MAX_INTEGER:
+            return []
+        rows = await self._db.all(
+            "SELECT * FROM games WHERE status = 'active' AND channel_id = $1 ORDER BY id LIMIT $2",
+            channel_id,
+            limit,
+        )
+        return [game_row(row) for row in rows]
+
     async def all_active_games(self) -> list[GameRow]:
         rows = await self._db.all("SELECT * FROM games WHERE status = 'active' ORDER BY id")
         return [game_row(row) for row in rows]

@@ -1312,3 +1312,24 @@ CATALOGUE.update(
         "table.bad_move": "That move could not be read.",
     }
 )
+
+# --------------------------------------------------- the table in Discord (Activity)
+# (bot/web/activity.py and ui/src/activity.ts: the table inside Discord; the "Play in
+# Discord" button under boards and hands).
+CATALOGUE.update(
+    {
+        "activity.title": "Schotten-Totten",
+        "activity.signing_in": "Asking Discord who you are...",
+        "activity.refused": "Discord did not confirm who you are. Close the Activity and open it again.",
+        "activity.expired": "Your session ended. Close the Activity and open it again.",
+        "activity.outside": "This page runs inside Discord: start it from the Activities in a channel.",
+        "activity.your_games": "Your games here",
+        "activity.watch_games": "Games to watch",
+        "activity.no_games": "No game is being played in this channel.",
+        "activity.open_game": "Play game #{game_id}",
+        "activity.watch_game": "Watch game #{game_id}",
+        "activity.back": "All games",
+        "activity.play_in_discord": "Play in Discord",
+        "activity.use_link": "The Activity cannot be opened here; the table is on the web:",
+    }
+)

@@ -35,7 +35,7 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,
     "Referrer-Policy": "no-referrer",  # the links are capabilities
     "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
+    "X-Frame-Options": "DENY",  # not on a page whose own CSP lets a frame hold it (the Activity)
 }
 REFUSALS = web.AppKey("refusals", Refusals)
 IDLE_TIMEOUT = 30.0  # seconds an idle kept-alive connection is kept (aiohttp's default: an hour)
@@ -51,6 +51,8 @@ class NotFound(Exception):
 def secure(headers: CIMultiDict[str]) -> None:
     """The headers every answer carries (those already set are kept)."""
     for name, value in SECURITY_HEADERS.items():
+        if name == "X-Frame-Options" and "frame-ancestors 'none'" not in headers["Content-Security-Policy"]:
+            continue  # a page framed by the origins its CSP names (bot/web/activity.py)
         headers.setdefault(name, value)
     headers.setdefault("Cache-Control", "no-store")
     headers.setdefault("Vary", "Accept-Language")

@@ -32,13 +32,17 @@ from bot.games.service import GameService
 from bot.pictures.cache import PictureCache
 from bot.settings import Settings
 from bot.storage import Storage
+from bot.web.activity import Activity
+from bot.web.activity import register as register_activity
 from bot.web.answers import GuardedHandler
+from bot.web.discord_oauth import OAuth
 from bot.web.feeds import Feeds
 from bot.web.health import Operations, install
 from bot.web.limits import MAX_STREAMS_PER_ADDRESS, Refusals, StreamSlots, budget, open_file_limit
 from bot.web.links import Links
 from bot.web.listener import Listener
-from bot.web.server import GameSource, NameSource, Sources, make_app
+from bot.web.server import NameSource, Sources, make_app
+from bot.web.sessions import Sessions
 from bot.web.table import Hinter, Mover, Table, register
 from bot.web.tokens import Signer, load_secret
 
@@ -59,6 +63,10 @@ class StoredGames:
         if row is None:
             raise GameNotFound(game_id)
         return from_row(row)
+
+    async def in_channel(self, channel_id: int) -> list[LiveGame]:
+        """The channel's active games (the Activity's list)."""
+        return [from_row(row) for row in await self.db.games.active_games_in_channel(channel_id)]
 
 
 def detached(coro: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
@@ -92,7 +100,7 @@ class WebCompanion:
     ) -> None:
         self.settings = settings
         self.db = db
-        self.games: GameSource = StoredGames(db)
+        self.games = StoredGames(db)
         self.history = history
         self.rankings = rankings
         self.names = names
@@ -157,6 +165,15 @@ class WebCompanion:
             if not self.settings.metrics_port:
                 install(self.app, self.operations)
         register(self.app, self.table)
+        if self.settings.activity:
+            assert self.settings.discord_client_id is not None and self.settings.discord_client_secret
+            oauth = OAuth(
+                self.settings.discord_client_id,
+                self.settings.discord_client_secret,
+                self.settings.discord_api_base,
+            )
+            sessions = Sessions(links.signer)
+            register_activity(self.app, Activity(oauth, links.public_url, sessions, self.games.in_channel))
         runner = web.AppRunner(
             self.app, handle_signals=False, shutdown_timeout=1.0, handler_cancellation=True
         )

@@ -126,6 +126,7 @@ class SeatRequest:
     table: Table
     record: LiveGame
     seat: int
+    language: str | None = None  # None: the member's (``Table.language``) or the browser's
 
     @property
     def user_id(self) -> int:
@@ -158,6 +159,8 @@ async def _seat(request: web.Request) -> SeatRequest:
 
 
 async def _language(seat: SeatRequest) -> str:
+    if seat.language is not None:
+        return seat.language  # the Activity's: Discord's locale
     if seat.table.language is None:
         return i18n.current()  # the browser's (Accept-Language)
     return await seat.table.language(seat.user_id)
@@ -199,7 +202,7 @@ def _gone(seat: SeatRequest, *, as_json: bool) -> web.Response:
     )
 
 
-def _script_json(data: dict[str, Any]) -> str:
+def script_json(data: dict[str, Any]) -> str:
     """JSON inside an HTML ``<script type="application/json">``: no ``<``, ``>`` or
     ``&`` can close the element or start markup (a name is what a member typed)."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -210,7 +213,7 @@ def table_page(state: dict[str, Any], texts: dict[str, str], *, base: str) -> st
     """The page: an empty table the script draws from the state in it (a data block,
     not a script: the Content Security Policy allows none inline)."""
     e = pages.e
-    data = _script_json({"texts": texts, "state": state, "base": base})
+    data = script_json({"texts": texts, "state": state, "base": base})
     return (
         f'<!doctype html><html lang="{e(i18n.current())}"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -227,8 +230,7 @@ def table_page(state: dict[str, Any], texts: dict[str, str], *, base: str) -> st
 # ------------------------------------------------------------------ handlers
 
 
-async def page(request: web.Request) -> web.StreamResponse:
-    seat = await _seat(request)
+async def page(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
     with i18n.use(await _language(seat)):
         if not seat.record.is_active:
             return _gone(seat, as_json=False)
@@ -236,16 +238,14 @@ async def page(request: web.Request) -> web.StreamResponse:
     return web.Response(text=text, content_type="text/html", charset="utf-8")
 
 
-async def state(request: web.Request) -> web.StreamResponse:
-    seat = await _seat(request)
+async def state(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
     with i18n.use(await _language(seat)):
         if not seat.record.is_active:
             return _gone(seat, as_json=True)
         return _json(await _state(seat))
 
 
-async def legal(request: web.Request) -> web.StreamResponse:
-    seat = await _seat(request)
+async def legal(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
     with i18n.use(await _language(seat)):
         if not seat.record.is_active:
             return _gone(seat, as_json=True)
@@ -264,8 +264,7 @@ async def _posted(request: web.Request) -> dict[str, Any]:
     return data
 
 
-async def move(request: web.Request) -> web.StreamResponse:
-    seat = await _seat(request)
+async def move(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
     with i18n.use(await _language(seat)):
         try:
             data = await _posted(request)
@@ -294,8 +293,7 @@ async def move(request: web.Request) -> web.StreamResponse:
         return _json(await _state(seat, outcome.game))
 
 
-async def hint(request: web.Request) -> web.StreamResponse:
-    seat = await _seat(request)
+async def hint(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
     with i18n.use(await _language(seat)):
         record, hinter = seat.record, seat.table.hinter
         if not record.is_active:
@@ -332,9 +330,8 @@ async def _encoded_state(seat: SeatRequest, record: LiveGame, language: str) -> 
     return data
 
 
-async def events(request: web.Request) -> web.StreamResponse:
+async def events(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
     """The seat's event stream: its state now, then again after every change."""
-    seat = await _seat(request)
     sources = seat.sources
     if not seat.record.is_active:
         with i18n.use(await _language(seat)):
@@ -398,14 +395,34 @@ async def static(request: web.Request) -> web.StreamResponse:
     return response
 
 
+SeatHandler = Callable[[web.Request, SeatRequest], Awaitable[web.StreamResponse]]
+Resolve = Callable[[web.Request], Awaitable[SeatRequest]]
+
+
+def seat_handler(
+    resolve: Resolve, handler: SeatHandler
+) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    """``handler`` for the seat ``resolve`` finds (a seat link's, or an Activity session's)."""
+
+    async def handle(request: web.Request) -> web.StreamResponse:
+        return await handler(request, await resolve(request))
+
+    return handle
+
+
+def add_seat_routes(app: web.Application, base: str, resolve: Resolve) -> None:
+    """The seat's JSON, its moves and its event stream under ``base``."""
+    app.router.add_get(f"{base}/state", seat_handler(resolve, state))
+    app.router.add_get(f"{base}/legal", seat_handler(resolve, legal))
+    app.router.add_get(f"{base}/events", seat_handler(resolve, events))
+    app.router.add_post(f"{base}/move", seat_handler(resolve, move))
+    app.router.add_post(f"{base}/hint", seat_handler(resolve, hint))
+
+
 def register(app: web.Application, table: Table) -> None:
     """Add the table's routes to the pages' application."""
     app[TABLE] = table
     base = "/table/{game}/{seat}/{token}"
     app.router.add_get("/static/table/{name}", static)
-    app.router.add_get(base, page)
-    app.router.add_get(f"{base}/state", state)
-    app.router.add_get(f"{base}/legal", legal)
-    app.router.add_get(f"{base}/events", events)
-    app.router.add_post(f"{base}/move", move)
-    app.router.add_post(f"{base}/hint", hint)
+    app.router.add_get(base, seat_handler(_seat, page))
+    add_seat_routes(app, base, _seat)

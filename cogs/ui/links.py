@@ -1,5 +1,6 @@
 """Link buttons to the web pages (``bot/web``): Watch, Replay, Ladder, and a player's own
-seat at the table (Play on the board: in their DM and private replies only). None when
+seat at the table (Play on the board: in their DM and private replies only); beside
+Watch and Play on the board, Play in Discord (``cogs.ui.activity``) when the Activity is on. None when
 the web pages are off or the server turned its links off (``/schotten web``)."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import discord
 from bot.app import SchottenBot
 from bot.games.live import LiveGame
 from bot.text.catalogue import t
+from cogs.ui.activity import with_activity_button
 
 LinkKind = Literal["watch", "replay", "ladder"]
 
@@ -45,6 +47,8 @@ async def with_link(
     url = {"watch": links.watch, "replay": links.replay, "ladder": links.ladder}[kind](object_id)
     view = view or discord.ui.View(timeout=None)
     view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=t(f"web.link.{kind}"), url=url))
+    if kind == "watch":  # a board: its game may be played in Discord too
+        return with_activity_button(view, bot, object_id) or view
     return view
 
 
@@ -66,4 +70,4 @@ async def with_seat_link(
                 style=discord.ButtonStyle.link, label=t("web.link.seat"), url=links.seat(record.id, player)
             )
         )
-    return view
+    return with_activity_button(view, bot, record.id)

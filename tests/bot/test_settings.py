@@ -291,3 +291,22 @@ def test_the_documented_encoding_is_the_one_the_driver_decodes() -> None:
     for table in (example, readme):
         for char, code in {"#": "%23", "@": "%40", "/": "%2F", ":": "%3A", "?": "%3F", "%": "%25"}.items():
             assert f"{char} as {code}" in table.replace("`", ""), (char, code)
+
+
+def test_the_activity_needs_the_client_id_and_secret() -> None:
+    defaults = Settings.from_env({}, env_file=None)
+    assert not defaults.activity and defaults.discord_api_base == "https://discord.com/api/v10"
+    assert not Settings.from_env({"DISCORD_CLIENT_ID": "123"}, env_file=None).activity
+    settings = Settings.from_env(
+        {
+            "DISCORD_CLIENT_ID": "123",
+            "DISCORD_CLIENT_SECRET": "shh-secret",
+            "DISCORD_API_BASE": "http://x/api/",
+        },
+        env_file=None,
+    )
+    assert settings.activity and settings.discord_client_id == 123
+    assert settings.discord_api_base == "http://x/api"
+    assert "shh-secret" not in repr(settings)
+    with pytest.raises(SettingsError, match="DISCORD_CLIENT_ID='abc'"):
+        Settings.from_env({"DISCORD_CLIENT_ID": "abc"}, env_file=None)

@@ -188,6 +188,11 @@ async def test_game_round_trip_and_active_lists(quick_target: str) -> None:
         assert [g.id for g in await db.games.active_games(11)] == [gid, other]
         assert [g.id for g in await db.games.active_games(12)] == [other]
         assert await db.games.get_game(12345) is None
+        # The channel's (the Activity's list): both here, none elsewhere, at most limit.
+        assert [g.id for g in await db.games.active_games_in_channel(2)] == [gid, other]
+        assert [g.id for g in await db.games.active_games_in_channel(2, limit=1)] == [gid]
+        assert await db.games.active_games_in_channel(3) == []
+        assert await db.games.active_games_in_channel(2**70) == []
     finally:
         await db.close()
 

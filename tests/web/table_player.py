@@ -51,11 +51,14 @@ async def settled(bot: SchottenBot, page: Page) -> None:
     """The page shows the game as stored, and what its last move owes Discord is shown."""
     assert bot.web is not None
     await bot.web.table.settled()
-    await shows(page, (await bot.service.get(_game_of(page))).version)
+    await shows(page, (await bot.service.get(await _game_of(page))).version)
 
 
-def _game_of(page: Page) -> int:
-    return int(page.url.split("/table/", 1)[1].split("/", 1)[0])
+async def _game_of(page: Page) -> int:
+    """The game a table shows: from its link, or (the Activity's frame) from the page."""
+    if "/table/" in page.url:
+        return int(page.url.split("/table/", 1)[1].split("/", 1)[0])
+    return int(await page.locator("body").get_attribute("data-game") or 0)
 
 
 def button(page: Page, name: str) -> Locator:

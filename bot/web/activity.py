@@ -1,0 +1,249 @@
+"""The table inside Discord: the Activity's sign-in, its list of games and its seats
+(the page: ``ui/src/activity.ts``, built into ``bot/web/static/table/``).
+
+Routes, all off (404) unless ``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET`` are set:
+
+* ``GET /activity/``: the page Discord frames (Discord's URL mapping ``/`` points at
+  ``PUBLIC_URL/activity``), allowed as a frame of Discord's origins only
+  (``frame-ancestors``, :data:`ACTIVITY_CSP`); ``/activity/static/``: its script (with
+  the table's view and Discord's SDK) and the table's style sheet;
+* ``POST /activity/token`` ``{"code": "..."}``: the OAuth2 code of the SDK's ``authorize``,
+  exchanged with Discord (``bot.web.discord_oauth``), once only (``UsedCodes``); answers
+  our own session for the user Discord names (``bot.web.sessions``) and Discord's access
+  token that the SDK's ``authenticate`` needs; a refused, expired or replayed code 401;
+* ``GET /activity/s/<session>/games?channel=<id>``: the channel's games, the member's own
+  first (each with its seat's base path), then the others with their public view only
+  (``bot.web.server.live_payload``) and their live page's event stream. The channel is
+  the one the SDK names, so not checked against Discord: a member could list another
+  channel's games, which shows them nothing but what that channel's boards show;
+* ``/activity/s/<session>/game/<game>/{state,legal,move,hint,events}``: the table's seat
+  routes (``bot.web.table``), the seat being the session's user's in that game: a game
+  the member does not play answers 404, as a wrong link does.
+
+The session is in the path (an event stream cannot send a header), like the links'
+tokens; the server logs no request lines. A forged or expired session answers 401 JSON,
+which the page takes as "open the Activity again".
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from bot.games.live import LiveGame
+from bot.text import i18n
+from bot.text.catalogue import t
+from bot.web import pages
+from bot.web.discord_oauth import OAuth, Refused
+from bot.web.seat_state import table_texts
+from bot.web.server import SOURCES, NotFound, live_payload
+from bot.web.sessions import Session, Sessions, UsedCodes
+from bot.web.table import TABLE, TABLE_STATIC, SeatRequest, add_seat_routes, script_json
+
+log = logging.getLogger(__name__)
+
+#: Discord's origins that frame an Activity (the web and desktop clients, their test
+#: builds, and the Activity's own proxy origin); nothing else may frame the page.
+DISCORD_ORIGINS = (
+    "https://discord.com",
+    "https://*.discord.com",
+    "https://discordapp.com",
+    "https://*.discordapp.com",
+    "https://*.discordsays.com",
+)
+ACTIVITY_CSP = (
+    "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; "
+    f"frame-ancestors {' '.join(DISCORD_ORIGINS)}"
+)
+MAX_CODE = 200  # characters of an OAuth2 code (Discord's are 30)
+STATIC_FILES = {"activity.js": "text/javascript", "table.css": "text/css"}
+ACTIVITY_TEXTS = (
+    "activity.title",
+    "activity.signing_in",
+    "activity.refused",
+    "activity.expired",
+    "activity.outside",
+    "activity.your_games",
+    "activity.watch_games",
+    "activity.no_games",
+    "activity.open_game",
+    "activity.watch_game",
+)
+
+
+def activity_texts() -> dict[str, str]:
+    """The page's own texts in the current language, keyed without ``activity.``."""
+    return {key.removeprefix("activity."): t(key) for key in ACTIVITY_TEXTS}
+
+
+@dataclass
+class Activity:
+    """The Activity's parts: Discord's OAuth2 client, the sessions, the codes seen, and
+    the games of a channel (``GameStore.active_games_in_channel``, as live games)."""
+
+    oauth: OAuth
+    public_url: str
+    sessions: Sessions
+    channel_games: Callable[[int], Awaitable[list[LiveGame]]]
+    codes: UsedCodes = field(default_factory=UsedCodes)
+
+
+ACTIVITY = web.AppKey("activity", Activity)
+
+
+def _json(data: dict[str, Any], status: int = 200) -> web.Response:
+    return web.Response(
+        text=json.dumps(data, ensure_ascii=False, separators=(",", ":")),
+        status=status,
+        content_type="application/json",
+        charset="utf-8",
+    )
+
+
+def _refused(key: str, language: str | None = None) -> web.HTTPUnauthorized:
+    with i18n.use(language or i18n.current()):
+        text = json.dumps({"error": t(key), "signin": True}, ensure_ascii=False)
+    return web.HTTPUnauthorized(text=text, content_type="application/json")
+
+
+def _session(request: web.Request) -> Session:
+    session = request.app[ACTIVITY].sessions.check(request.match_info["session"])
+    if session is None:
+        raise _refused("activity.expired")
+    return session
+
+
+async def token(request: web.Request) -> web.StreamResponse:
+    """The code exchanged for a session (see the module's docstring)."""
+    activity = request.app[ACTIVITY]
+    try:
+        if request.content_type != "application/json":
+            raise ValueError("not JSON")
+        data = await request.json()
+        code = data.get("code") if isinstance(data, dict) else None
+        if not isinstance(code, str) or not 0 < len(code) <= MAX_CODE or not code.isascii():
+            raise ValueError("no code")
+    except ValueError:
+        return _json({"error": t("activity.refused")}, status=400)
+    if not activity.codes.first_use(code):
+        log.info("Activity sign-in: a code was presented again and refused")
+        raise _refused("activity.refused")
+    try:
+        user = await activity.oauth.user_of(code)
+    except Refused:
+        raise _refused("activity.refused") from None
+    language = i18n.normalize(user.locale)
+    with i18n.use(language):
+        return _json(
+            {
+                "session": activity.sessions.issue(user.id, language),
+                "access_token": user.access_token,
+                "user": {"id": str(user.id), "name": user.name},
+                "language": language,
+                "texts": activity_texts(),
+                "table_texts": table_texts(),
+            }
+        )
+
+
+async def page(request: web.Request) -> web.StreamResponse:
+    """The page Discord frames: the script signs in and draws the rest."""
+    activity = request.app[ACTIVITY]
+    e = pages.e
+    client_id = str(activity.oauth.client_id)
+    data = script_json({"client_id": client_id, "public_url": activity.public_url, "texts": activity_texts()})
+    text = (
+        f'<!doctype html><html lang="{e(i18n.current())}"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta name="referrer" content="no-referrer">'
+        f"<title>{e(t('activity.title'))}</title>"
+        f'<link rel="stylesheet" href="static/table.css">'
+        f'<script src="static/activity.js" defer></script></head>'
+        f'<body data-page="table" data-activity="loading"><main id="table">'
+        f"<noscript><p>{e(t('table.needs_script'))}</p></noscript></main>"
+        f'<script type="application/json" id="activity-data">{data}</script></body></html>'
+    )
+    response = web.Response(text=text, content_type="text/html", charset="utf-8")
+    response.headers["Content-Security-Policy"] = ACTIVITY_CSP
+    return response
+
+
+async def to_page(request: web.Request) -> web.StreamResponse:
+    """``/activity`` to ``/activity/`` (the page's relative URLs need the slash)."""
+    query = request.query_string
+    raise web.HTTPFound("/activity/" + (f"?{query}" if query else ""))
+
+
+async def static(request: web.Request) -> web.StreamResponse:
+    name = request.match_info["name"]
+    if name not in STATIC_FILES:
+        raise NotFound
+    response = web.FileResponse(TABLE_STATIC / name, headers={"Content-Type": STATIC_FILES[name]})
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response
+
+
+def _channel(request: web.Request) -> int:
+    text = request.query.get("channel", "")
+    if not (text.isascii() and text.isdigit()) or len(text) > 20:
+        raise NotFound
+    return int(text)
+
+
+async def games(request: web.Request) -> web.StreamResponse:
+    """The channel's games: the member's own (their seat), then the others to watch."""
+    session = _session(request)
+    activity, sources = request.app[ACTIVITY], request.app[SOURCES]
+    mine: list[dict[str, Any]] = []
+    others: list[dict[str, Any]] = []
+    with i18n.use(session.language):
+        for record in await activity.channel_games(_channel(request)):
+            if not await sources.links.enabled(record.guild_id):
+                continue
+            payload = await live_payload(sources, record, session.language)
+            entry: dict[str, Any] = {
+                "game": record.id,
+                "title": payload["title"],
+                "status": payload["status"],
+            }
+            if session.user_id in record.players:
+                entry["seat"] = record.players.index(session.user_id)
+                entry["base"] = f"/activity/s/{request.match_info['session']}/game/{record.id}"
+                mine.append(entry)
+            else:
+                watch = sources.links.watch(record.id).removeprefix(sources.links.public_url)
+                entry.update(view=payload, events=f"{watch}/events")
+                others.append(entry)
+    return _json({"user": str(session.user_id), "mine": mine, "watch": others})
+
+
+async def _session_seat(request: web.Request) -> SeatRequest:
+    """The seat of the session's member in the game of the path; 404 if they do not
+    play it (or the server turned its links off), 401 for a bad session."""
+    session = _session(request)
+    sources = request.app[SOURCES]
+    text = request.match_info["game"]
+    if not (text.isascii() and text.isdigit()) or len(text) > 20:
+        raise NotFound
+    record = await sources.games.get(int(text))
+    if session.user_id not in record.players or not await sources.links.enabled(record.guild_id):
+        raise NotFound
+    seat = record.players.index(session.user_id)
+    return SeatRequest(sources, request.app[TABLE], record, seat, language=session.language)
+
+
+def register(app: web.Application, activity: Activity) -> None:
+    """Add the Activity's routes (after the table's: its seats use the table's)."""
+    app[ACTIVITY] = activity
+    app.router.add_get("/activity", to_page)
+    app.router.add_get("/activity/", page)
+    app.router.add_get("/activity/static/{name}", static)
+    app.router.add_post("/activity/token", token)
+    app.router.add_get("/activity/s/{session}/games", games)
+    add_seat_routes(app, "/activity/s/{session}/game/{game}", _session_seat)

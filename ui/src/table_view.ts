@@ -1,0 +1,494 @@
+// The table's view: one player's seat of a game, drawn into an element (the table's own
+// page, ui/src/table.ts, and the Activity's, ui/src/activity.ts).
+//
+// The server sends the seat's state with its legal moves; this script only draws it and
+// guides a move step by step through those moves: it never decides what is legal. A
+// move is posted with the version it was chosen at; the server answers with the new
+// state, or refuses (409: the game moved on, and here is the table as it is now).
+// Every change, made here, in Discord or by the AI, arrives on the event stream.
+
+import { type CardData, type MoveData, type State, type StoneData, type Texts, fill } from "./model";
+import { type Step, IDLE, movesOfCard, returnMove, targetsOf } from "./steps";
+
+export interface PageData {
+  texts: Texts;
+  state: State;
+  base: string;
+}
+
+/** Draw the seat of ``data`` into ``main`` and keep it up to date (its event stream). */
+export function mountTable(data: PageData, main: HTMLElement): void {
+  const texts = data.texts;
+  const base = data.base;
+  let state = data.state;
+  let step: Step = IDLE;
+  let busy = false;
+  let notice = "";
+  let noticeIsError = false;
+  let hint = "";
+  let hintMove: MoveData | null = null; // the AI's suggestion, marked on the board
+  let connection: "online" | "offline" = "online";
+  let closed = false;
+
+
+  function t(key: string, params: Record<string, string | number> = {}): string {
+    return fill(texts[key] ?? key, params);
+  }
+
+  // ------------------------------------------------------------------ elements
+
+  type Child = Node | string | null | undefined | false;
+
+  function el(tag: string, attrs: Record<string, string | boolean | number | undefined> = {}, ...children: Child[]): HTMLElement {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attrs)) {
+      if (value === undefined || value === false) continue;
+      node.setAttribute(name, value === true ? "" : String(value));
+    }
+    for (const child of children) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(typeof child === "string" ? document.createTextNode(child) : child);
+    }
+    return node;
+  }
+
+  function button(
+    key: string,
+    name: string,
+    onTap: (() => void) | null,
+    attrs: Record<string, string | boolean | number | undefined> = {},
+    ...children: Child[]
+  ): HTMLElement {
+    const node = el("button", { type: "button", "data-key": key, "aria-label": name, ...attrs }, ...children);
+    if (onTap === null || busy) {
+      node.setAttribute("disabled", "");
+    } else {
+      node.addEventListener("click", onTap);
+    }
+    return node;
+  }
+
+  function cardFace(card: CardData): HTMLElement {
+    const classes = ["card", card.colour ? `c-${card.colour}` : "tactic"];
+    return el("span", { class: classes.join(" "), "aria-hidden": "true" }, card.short);
+  }
+
+  // ------------------------------------------------------------------ moves
+
+  const mine = (): boolean => !state.over && state.current === state.seat;
+  const legalOf = (kind: string): MoveData[] => state.legal.filter((m) => m.kind === kind);
+
+  function choose(next: Step): void {
+    step = next;
+    notice = "";
+    render();
+  }
+
+  async function send(move: MoveData): Promise<void> {
+    if (busy) return;
+    busy = true;
+    notice = t("sending");
+    noticeIsError = false;
+    render();
+    let answer: Response | null = null;
+    let body: { error?: string; state?: State; replay?: string } & Partial<State> = {};
+    // A move unanswered for long (a connection lost on the way): read the table again.
+    const abort = new AbortController();
+    const timer = window.setTimeout(() => abort.abort(), 8000);
+    try {
+      answer = await fetch(`${base}/move`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ move: move.move, version: state.version }),
+        credentials: "omit",
+        signal: abort.signal,
+      });
+      body = await answer.json();
+    } catch {
+      answer = null;
+    } finally {
+      window.clearTimeout(timer);
+    }
+    busy = false;
+    step = IDLE;
+    if (answer === null) {
+      show(t("offline"), true);
+      await refresh();
+      return;
+    }
+    if (answer.ok) {
+      notice = "";
+      take(body as State);
+    } else if (answer.status === 409 && body.state) {
+      notice = body.error ?? t("stale");
+      noticeIsError = true;
+      take(body.state, true);
+    } else if (answer.status === 410) {
+      over(body.error ?? t("step.over"), body.replay ?? null);
+    } else {
+      show(body.error ?? t("stale"), true);
+      await refresh();
+    }
+  }
+
+  function show(message: string, error: boolean): void {
+    notice = message;
+    noticeIsError = error;
+    render();
+  }
+
+  function take(next: State, force = false): void {
+    if (!force && next.version < state.version) {
+      render(); // older than what the stream brought already (the AI's reply): keep that
+      return;
+    }
+    if (next.version !== state.version) {
+      step = IDLE;
+      hint = "";
+      hintMove = null;
+    }
+    state = next;
+    render();
+    if (state.over) stopStream();
+  }
+
+  async function refresh(): Promise<void> {
+    try {
+      const answer = await fetch(`${base}/state`, { credentials: "omit" });
+      const body = await answer.json();
+      if (answer.ok) take(body as State, true);
+      else if (answer.status === 410) over(body.error, body.replay ?? null);
+    } catch {
+      show(t("offline"), true);
+    }
+  }
+
+  function over(message: string, replay: string | null): void {
+    state = { ...state, over: true, legal: [], replay: replay ?? state.replay };
+    notice = message;
+    noticeIsError = false;
+    stopStream();
+    render();
+  }
+
+  async function askHint(): Promise<void> {
+    try {
+      const answer = await fetch(`${base}/hint`, { method: "POST", credentials: "omit", headers: { "Content-Type": "application/json" }, body: "{}" });
+      const body = await answer.json();
+      hint = answer.ok ? body.text : body.error;
+      hintMove = answer.ok ? (body.move as MoveData) : null;
+    } catch {
+      hint = t("offline");
+    }
+    render();
+  }
+
+  // ------------------------------------------------------------------ taps
+
+  function tapHandCard(index: number, card: CardData): void {
+    if (state.phase === "scout_return") {
+      const chosen = step.kind === "return" ? [...step.chosen] : [];
+      const at = chosen.indexOf(index);
+      if (at >= 0) chosen.splice(at, 1);
+      else if (chosen.length < 2) chosen.push(index);
+      choose({ kind: "return", chosen });
+      return;
+    }
+    if ((step.kind === "card" || step.kind === "ruse" || step.kind === "dest" || step.kind === "confirm") && "index" in step && step.index === index) {
+      choose(IDLE); // a second tap puts the card back
+      return;
+    }
+    const moves = movesOfCard(state.legal, card.id);
+    if (moves.length === 0) return;
+    const kind = moves[0].kind;
+    if (kind === "play") choose({ kind: "card", index, card: card.id });
+    else if (kind === "scout") choose({ kind: "confirm", index, move: moves[0] });
+    else if (kind === "redeploy" || kind === "deserter" || kind === "traitor") choose({ kind: "ruse", index, card: card.id, ruse: kind });
+  }
+
+  function stoneMove(stone: number): MoveData | null {
+    if (step.kind === "card") {
+      const card = step.card;
+      return state.legal.find((m) => m.kind === "play" && m.card === card && m.stone === stone) ?? null;
+    }
+    if (step.kind === "dest") {
+      const s = step;
+      return state.legal.find((m) => m.kind === s.ruse && m.target === s.target && m.source === s.source && m.to === stone) ?? null;
+    }
+    return null;
+  }
+
+  function tapStone(stone: number): void {
+    const move = stoneMove(stone);
+    if (move === null) return;
+    if (step.kind === "card") void send(move);
+    else if (step.kind === "dest") choose({ kind: "confirm", index: step.index, move });
+  }
+
+  function tableTarget(stone: number, card: string): (() => void) | null {
+    if (step.kind !== "ruse") return null;
+    const s = step;
+    const moves = targetsOf(state.legal, s.ruse).filter((m) => m.source === stone && m.target === card);
+    if (moves.length === 0) return null;
+    return () => {
+      if (s.ruse === "deserter") choose({ kind: "confirm", index: s.index, move: moves[0] });
+      else choose({ kind: "dest", index: s.index, ruse: s.ruse, card: s.card, target: card, source: stone });
+    };
+  }
+
+  // ------------------------------------------------------------------ drawing
+
+  function names(): [string, string] {
+    return [state.players[0].name, state.players[1].name];
+  }
+
+  function drawCard(card: CardData, stone: number, side: number): HTMLElement {
+    const onTap = tableTarget(stone, card.id);
+    const lit = onTap !== null;
+    return button(
+      `s${stone}-${side}-${card.id}`,
+      card.label,
+      onTap,
+      { class: lit ? "slot lit" : "slot", title: card.label },
+      cardFace(card),
+      lit ? el("span", { class: "mark", "aria-hidden": "true" }, "◎") : null,
+    );
+  }
+
+  function drawTerrain(stone: StoneData, which: "fog" | "mud"): HTMLElement | null {
+    const owner = stone[which];
+    if (owner === null) return null;
+    const id = which === "fog" ? "Fog" : "Mud";
+    const onTap = tableTarget(stone.number, id);
+    const label = t(which);
+    return button(`s${stone.number}-${which}`, label, onTap, { class: onTap ? "terrain lit" : "terrain" }, label, onTap ? " ◎" : "");
+  }
+
+  function drawStone(stone: StoneData): HTMLElement {
+    const seat = state.seat;
+    const [me, them] = [seat, 1 - seat];
+    const playable = stoneMove(stone.number) !== null;
+    const claim = mine() ? state.legal.find((m) => m.kind === "claim" && m.stone === stone.number) : undefined;
+    const owner = stone.owner === null ? null : names()[stone.owner];
+    const stoneName = t("stone", { number: stone.number });
+    const node = el(
+      "div",
+      { class: `stone${owner !== null ? (stone.owner === seat ? " won mine" : " won theirs") : ""}`, id: `stone-${stone.number}` },
+      el("div", { class: "side theirs", role: "group", "aria-label": `${t("their_side", { name: names()[them] })}, ${stoneName}` }, ...stone.sides[them].map((c) => drawCard(c, stone.number, them))),
+      el(
+        "div",
+        { class: "middle" },
+        button(
+          `stone-${stone.number}`,
+          stoneName,
+          playable ? () => tapStone(stone.number) : null,
+          { class: playable ? "stone-button lit" : "stone-button" },
+          el("span", { class: "number", "aria-hidden": "true" }, String(stone.number)),
+          playable ? el("span", { class: "mark", "aria-hidden": "true" }, `▲ ${t("play_here")}`) : null,
+          hintMove && hintMove.stone === stone.number ? el("span", { class: "mark hinted", "aria-hidden": "true" }, "💡") : null,
+        ),
+        drawTerrain(stone, "fog"),
+        drawTerrain(stone, "mud"),
+        owner !== null ? el("span", { class: "owner" }, `★ ${t("won_by", { name: owner })}`) : null,
+        claim ? button(`claim-${stone.number}`, t("claim", { number: stone.number }), () => void send(claim), { class: "claim" }, `⚑ ${t("claim", { number: stone.number })}`) : null,
+      ),
+      el("div", { class: "side mine", role: "group", "aria-label": `${t("your_side")}, ${stoneName}` }, ...stone.sides[me].map((c) => drawCard(c, stone.number, me))),
+    );
+    return node;
+  }
+
+  function drawDecks(): HTMLElement {
+    const decks: HTMLElement[] = [];
+    const draws = mine() ? legalOf("draw") : [];
+    for (const deck of state.tactics ? (["clan", "tactic"] as const) : (["clan"] as const)) {
+      const move = draws.find((m) => m.deck === deck);
+      const name = t(`${deck}_deck`);
+      decks.push(
+        button(
+          `deck-${deck}`,
+          name,
+          move ? () => void send(move) : null,
+          { class: move ? `deck ${deck} lit` : `deck ${deck}` },
+          el("span", { class: "deck-name" }, name),
+          el("span", { class: "deck-count" }, t("deck_left", { count: state.decks[deck] })),
+          move ? el("span", { class: "mark", "aria-hidden": "true" }, "▲") : null,
+        ),
+      );
+    }
+    const discards = state.discards.length
+      ? el("p", { class: "discards" }, `${t("discards")}: `, state.discards.map((d) => d.card.label).join(" "))
+      : null;
+    return el("section", { id: "decks" }, ...decks, discards);
+  }
+
+  function prompt(): string {
+    if (state.over) return state.status;
+    if (!mine()) return t("step.wait", { name: names()[state.current ?? 0] });
+    const card = (id: string): string => state.hand.find((c) => c.id === id)?.label ?? id;
+    switch (step.kind) {
+      case "card":
+        return t("step.stone", { card: card(step.card) });
+      case "ruse":
+        return t("step.target", { card: card(step.card) });
+      case "dest":
+        return t("step.dest", { card: card(step.card) });
+      case "confirm":
+        return t("step.confirm", { move: step.move.label });
+      case "return": {
+        const move = returnMove(state, step.chosen);
+        return move ? t("step.confirm", { move: move.label }) : t("step.return");
+      }
+      default:
+        break;
+    }
+    if (state.phase === "scout_draw") return t("step.scout_draw", { count: state.scout_draws_left });
+    if (state.phase === "scout_return") return t("step.return");
+    if (state.phase === "draw") return t("step.draw");
+    return t("step.card");
+  }
+
+  function drawActions(): HTMLElement {
+    const controls: HTMLElement[] = [];
+    if (mine()) {
+      if (step.kind === "confirm") {
+        const move = step.move;
+        controls.push(button("confirm", t("confirm"), () => void send(move), { class: "primary" }, `✔ ${t("confirm")}`));
+      }
+      if (step.kind === "dest") {
+        const s = step;
+        const discard = state.legal.find((m) => m.kind === s.ruse && m.target === s.target && m.source === s.source && m.to === null);
+        if (discard) controls.push(button("discard", t("discard"), () => choose({ kind: "confirm", index: s.index, move: discard }), {}, t("discard")));
+      }
+      if (state.phase === "scout_return") {
+        const move = step.kind === "return" ? returnMove(state, step.chosen) : null;
+        controls.push(button("put-back", t("put_back"), move ? () => void send(move) : null, { class: "primary" }, `✔ ${t("put_back")}`));
+      }
+      if (step.kind !== "idle") controls.push(button("cancel", t("cancel"), () => choose(IDLE), {}, `✕ ${t("cancel")}`));
+      const pass = legalOf("pass")[0];
+      if (pass) controls.push(button("pass", t("pass"), () => void send(pass), {}, t("pass")));
+      const end = legalOf("draw").find((m) => m.deck === null);
+      if (end) controls.push(button("end-turn", t("end_turn"), () => void send(end), {}, t("end_turn")));
+      if (state.vs_ai) controls.push(button("hint", t("hint"), () => void askHint(), {}, `💡 ${t("hint")}`));
+    }
+    return el(
+      "section",
+      { id: "actions" },
+      el("p", { id: "prompt", "aria-live": "polite" }, prompt()),
+      hint ? el("p", { id: "hint", role: "status" }, hint) : null,
+      controls.length ? el("div", { class: "controls" }, ...controls) : null,
+    );
+  }
+
+  function drawHand(): HTMLElement {
+    const chosen = step.kind === "return" ? step.chosen : "index" in step ? [step.index] : [];
+    const cards = state.hand.map((card, index) => {
+      const picked = chosen.indexOf(index);
+      const playable =
+        mine() && (state.phase === "scout_return" || movesOfCard(state.legal, card.id).length > 0);
+      return button(
+        `hand-${index}-${card.id}`,
+        card.label,
+        playable ? () => tapHandCard(index, card) : null,
+        { class: picked >= 0 ? "hand-card chosen" : playable ? "hand-card playable" : "hand-card", "aria-pressed": picked >= 0 ? "true" : "false", title: card.label },
+        cardFace(card),
+        picked >= 0 ? el("span", { class: "mark", "aria-hidden": "true" }, step.kind === "return" ? `✓${picked + 1}` : "✓") : null,
+        hintMove && hintMove.card === card.id ? el("span", { class: "mark hinted", "aria-hidden": "true" }, "💡") : null,
+      );
+    });
+    return el("section", { id: "hand", "aria-label": t("your_hand") }, el("h2", {}, t("your_hand")), el("div", { class: "cards" }, ...cards));
+  }
+
+  function drawHeader(): HTMLElement {
+    const them = 1 - state.seat;
+    const opponent = state.players[them];
+    let deadline: string | null = null;
+    if (state.deadline !== null && !state.over) {
+      const time = new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: "short", timeStyle: "short" }).format(new Date(state.deadline * 1000));
+      deadline = t("deadline", { time });
+    }
+    return el(
+      "header",
+      {},
+      el("h1", {}, state.title),
+      el("p", { id: "status", class: mine() ? "status mine" : "status" }, mine() ? `▶ ${state.status}` : state.status),
+      deadline ? el("p", { id: "deadline" }, deadline) : null,
+      el("p", { id: "opponent-hand" }, t("cards_in_hand", { name: opponent.name, count: opponent.hand })),
+      el("p", { id: "connection", class: connection, role: "status" }, connection === "offline" ? t("offline") : ""),
+      notice ? el("p", { id: "notice", class: noticeIsError ? "error" : "", role: noticeIsError ? "alert" : "status" }, notice) : null,
+      state.over && state.replay ? el("p", {}, el("a", { href: state.replay, id: "replay" }, t("open_replay"))) : null,
+    );
+  }
+
+  function drawMoves(): HTMLElement {
+    const moves = state.moves.length ? el("ol", {}, ...state.moves.map((m) => el("li", {}, m))) : el("p", {}, t("no_moves"));
+    return el("section", { id: "moves" }, el("h2", {}, t("last_moves")), moves);
+  }
+
+  function render(): void {
+    const focused = (document.activeElement as HTMLElement | null)?.dataset?.key;
+    const board = el(
+      "section",
+      { id: "board", "aria-label": state.title },
+      ...state.stones.map(drawStone),
+    );
+    main.replaceChildren(drawHeader(), board, drawDecks(), el("div", { id: "dock" }, drawActions(), drawHand()), drawMoves());
+    document.body.dataset.game = String(state.game);
+    document.body.dataset.version = String(state.version);
+    document.body.dataset.phase = state.over ? "over" : state.phase;
+    document.body.dataset.turn = mine() ? "mine" : "theirs";
+    document.body.dataset.busy = busy ? "1" : "0";
+    if (focused) {
+      const again = main.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`);
+      if (again && !again.hasAttribute("disabled")) again.focus();
+    }
+  }
+
+  // ------------------------------------------------------------------ the stream
+
+  let stream: EventSource | null = null;
+  let retry = 1000;
+
+  function startStream(): void {
+    if (closed) return;
+    stream = new EventSource(`${base}/events`);
+    stream.addEventListener("open", () => {
+      retry = 1000;
+      if (connection !== "online") {
+        connection = "online";
+        render();
+      }
+    });
+    stream.addEventListener("state", (event) => {
+      take(JSON.parse((event as MessageEvent<string>).data) as State);
+    });
+    stream.addEventListener("end", () => stopStream());
+    stream.addEventListener("error", () => {
+      if (closed) return;
+      connection = "offline";
+      render();
+      if (stream && stream.readyState === EventSource.CLOSED) {
+        // Refused (too many pages, the server restarting behind a proxy): try again
+        // later, and read the state meanwhile.
+        stream = null;
+        window.setTimeout(() => {
+          void refresh();
+          startStream();
+        }, retry);
+        retry = Math.min(retry * 2, 30000);
+      }
+    });
+  }
+
+  function stopStream(): void {
+    closed = true;
+    stream?.close();
+    stream = null;
+  }
+
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && step.kind !== "idle") choose(IDLE);
+  });
+
+  render();
+  if (!state.over) startStream();
+}
