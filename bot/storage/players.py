@@ -34,6 +34,15 @@ class PlayerStore:
             value,
         )
 
+    async def add_meta(self, key: str, value: str) -> str:
+        """Store ``value`` under ``key`` unless a value is there already; return the one
+        stored (so that processes racing to set a key all end up with the same value)."""
+        await self._db.execute(
+            "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", key, value
+        )
+        stored = await self.get_meta(key)
+        return value if stored is None else stored
+
     async def delete_meta(self, key: str) -> None:
         await self._db.execute("DELETE FROM meta WHERE key = $1", key)
 

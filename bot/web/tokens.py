@@ -24,7 +24,7 @@ SECRET_META_KEY = "web:secret"  # the generated WEB_SECRET, when none is set
 class Meta(Protocol):
     async def get_meta(self, key: str) -> str | None: ...
 
-    async def set_meta(self, key: str, value: str) -> None: ...
+    async def add_meta(self, key: str, value: str) -> str: ...
 
 
 class Signer:
@@ -59,8 +59,6 @@ async def load_secret(meta: Meta, configured: str | None) -> str:
     stored = await meta.get_meta(SECRET_META_KEY)
     if stored:
         return stored
-    secret = secrets.token_urlsafe(32)
-    await meta.set_meta(SECRET_META_KEY, secret)
-    # Two processes starting together on one PostgreSQL database: the later write wins;
-    # read it back so that both sign with the same key.
-    return await meta.get_meta(SECRET_META_KEY) or secret
+    # Two processes starting together on one PostgreSQL database: the first insert wins
+    # and both read back that one key.
+    return await meta.add_meta(SECRET_META_KEY, secrets.token_urlsafe(32))
