@@ -22,6 +22,9 @@ class BothReadFirst:
         await self.barrier.wait()
         return found
 
+    async def set_meta(self, key: str, value: str) -> None:
+        await self.db.players.set_meta(key, value)
+
     async def add_meta(self, key: str, value: str) -> str:
         return await self.db.players.add_meta(key, value)
 
