@@ -32,8 +32,8 @@ from typing import TextIO
 
 from bot.archive.record_file import RecordError, RecordFile, parse_record
 from bot.text import i18n
-from bot.text.catalogue import error_text, t
-from bot.text.notation import move_text, read_move
+from bot.text.catalogue import t
+from bot.text.notation import move_text, read_move, refusal_text
 from bot.text.render import (
     card_text,
     describe_hint,
@@ -46,8 +46,7 @@ from bot.text.render import (
     wrap,
 )
 from rules.ai import LEVELS, choose_move, hint
-from rules.cards import Card
-from rules.errors import ClaimNotProvable, IllegalMove, NotationError
+from rules.errors import IllegalMove, NotationError
 from rules.game import Game, GameOptions
 from rules.moves import Claim, Draw, Move, PlayCard, ScoutReturn, parse_move
 from rules.rulesets import RULESETS
@@ -144,15 +143,6 @@ def describe_moves(moves: list[Move]) -> str:
     return t("terminal.legal_moves", moves="; ".join(parts + others))
 
 
-def rule_error_text(error: IllegalMove) -> str:
-    """The engine's refusal in the player's language, its cards in their notation (``G1``
-    for Gelb in German, not the engine's ``Y1``)."""
-    if isinstance(error, ClaimNotProvable) and error.counter_example:
-        shown = " ".join(card_text(card) for card in error.counter_example)
-        return t("error.claim_not_provable", stone=error.params["stone"], counter_example=shown)
-    return error_text(error, resolve=lambda value: card_text(value) if isinstance(value, Card) else value)
-
-
 class Terminal:
     def __init__(self, game: Game, humans: set[int], names: tuple[str, str], level: str, seed: int,
                  inp: TextIO, out: TextIO, width: int | None = None) -> None:  # fmt: skip
@@ -242,7 +232,7 @@ class Terminal:
             except NotationError:
                 self.tell(t("terminal.unknown", text=_echo(text)))
             except IllegalMove as error:
-                self.tell(t("terminal.not_allowed", reason=_clip(rule_error_text(error))))
+                self.tell(t("terminal.not_allowed", reason=_clip(refusal_text(error))))
         self.say()
         view = game.view(min(self.humans) if self.humans else 0)
         self.say(self.board(view))  # ends with the result

@@ -12,13 +12,14 @@ else. Move words stay the engine's (``play``, ``claim``, ``draw clan``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import suppress
 from functools import cache
 
 from bot.text import i18n
-from bot.text.catalogue import t
+from bot.text.catalogue import error_text, t
 from rules.cards import CARDS_BY_ID, Card, ClanCard, TacticCard, parse_card
-from rules.errors import NotationError
+from rules.errors import ClaimNotProvable, NotationError
 from rules.moves import Move, parse_move
 
 
@@ -35,6 +36,21 @@ def card_text(card: Card) -> str:
     if isinstance(card, ClanCard):
         return f"{colour_letter(card.colour)}{card.value}"
     return tactic_name(card)
+
+
+def refusal_text(error: BaseException, *, resolve: Callable[[object], object] | None = None) -> str:
+    """:func:`~bot.text.catalogue.error_text` with the error's cards in the reader's
+    notation (``G1`` for Gelb in German, not the engine's ``Y1``), a claim's
+    counter-example too; ``resolve`` replaces the other parameters first."""
+    if isinstance(error, ClaimNotProvable) and error.counter_example:
+        shown = " ".join(card_text(card) for card in error.counter_example)
+        return t("error.claim_not_provable", stone=error.params["stone"], counter_example=shown)
+
+    def shown_value(value: object) -> object:
+        value = resolve(value) if resolve is not None else value
+        return card_text(value) if isinstance(value, (ClanCard, TacticCard)) else value
+
+    return error_text(error, resolve=shown_value)
 
 
 def short_card(card: Card) -> str:

@@ -40,6 +40,7 @@ from bot.games.live import LiveGame, MoveOutcome
 from bot.storage import DatabaseUnavailable
 from bot.text import i18n
 from bot.text.catalogue import error_text, t
+from bot.text.notation import refusal_text
 from bot.text.render import describe_hint
 from bot.web import pages
 from bot.web.answers import SECURITY_HEADERS, NotFound
@@ -286,7 +287,7 @@ async def move(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
         except GameFinished:
             return _gone(seat, as_json=True)
         except (RulesError, ServiceError) as error:
-            return _json({"error": error_text(error)}, status=422)
+            return _json({"error": refusal_text(error)}, status=422)
         except DatabaseUnavailable as error:
             return _json({"error": error_text(error)}, status=503)
         seat.table.published(outcome, seat.seat)

@@ -19,7 +19,8 @@ from discord import app_commands
 from bot.games.errors import AmbiguousGame, ServiceError, TypedText, UserRef
 from bot.storage import DatabaseUnavailable, OutcomeUnknown
 from bot.text import i18n
-from bot.text.catalogue import error_text, t
+from bot.text.catalogue import t
+from bot.text.notation import refusal_text
 from cogs.ui import Interaction
 from rules.errors import RulesError
 
@@ -82,7 +83,7 @@ def message_for(error: BaseException, interaction: Interaction) -> str:
                 return discord.utils.escape_mentions(discord.utils.escape_markdown(value.text))
             return display_name(interaction, value.id) if isinstance(value, UserRef) else value
 
-        return error_text(error, resolve=resolve)
+        return refusal_text(error, resolve=resolve)
     return t("error.generic")
 
 

@@ -554,8 +554,8 @@ def test_a_refusal_names_the_card_as_the_player_typed_it() -> None:
 
 
 def test_a_claim_refusal_shows_the_counter_example_in_the_players_notation() -> None:
-    from bot.cli.terminal import rule_error_text
     from bot.text import i18n
+    from bot.text.notation import refusal_text as rule_error_text
     from rules.errors import ClaimNotProvable, GameOver
 
     error = ClaimNotProvable(3, (parse_card("Y7"), parse_card("G8"), parse_card("Leader")))

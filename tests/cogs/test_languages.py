@@ -22,6 +22,7 @@ from bot.text import i18n
 from bot.text.catalogue import CATALOGUE, t_in
 from bot.text.i18n import Plural
 from bot.text.notation import card_text
+from rules.cards import ClanCard
 from tests.cogs.helpers import flat_components
 
 MAX_TURNS = 200
@@ -180,3 +181,28 @@ async def test_a_player_and_a_server_choose_their_language(simcord_env: Any, sim
         back = await guest.slash(channel, "schotten language", language="auto")
         english = t_in("en", "language.name.en")
         assert back.response.content == t_in("en", "language.set_me_auto", language=english)
+
+
+async def test_a_refusal_names_a_card_as_typed_in_german(
+    simcord_env: Any, simcord_bot: Any
+) -> None:
+    # Was: "G1" (Gelb) typed in German answered "Du hast Y1 nicht auf der Hand".
+    env, bot = simcord_env, simcord_bot
+    guild = env.create_guild(preferred_locale="de")
+    channel = guild.create_text_channel("allgemein")
+    anna = guild.add_member(env.create_user("anna"))
+    louis = guild.add_member(env.create_user("louis"))
+    with speaking({anna.id: "de", louis.id: "de"}, {guild.id: "de"}):
+        offer = await anna.slash(channel, "schotten challenge", opponent=louis)
+        await louis.click(offer.response, custom_id=next(
+            c["custom_id"] for c in flat_components(offer.response) if c["custom_id"].endswith(":accept")
+        ))  # fmt: skip
+        (record,) = await bot.service.active_games_for(anna.id)
+        mover = {anna.id: anna, louis.id: louis}[record.current_user]
+        hand = record.game.hand(record.game.current_player)
+        value = next(v for v in range(1, 10) if ClanCard("Y", v) not in hand)
+        refused = await mover.slash(channel, "schotten play", card=f"G{value}", stone=1)
+    text = refused.response.content
+    assert refused.ephemeral and f"G{value}" in text and f"Y{value}" not in text, text
+    assert text == t_in("de", "error.card_not_in_hand", card=f"G{value}")
+    assert (await bot.service.get(record.id)).version == record.version  # nothing changed
