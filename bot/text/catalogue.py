@@ -1206,6 +1206,7 @@ CATALOGUE.update(
         "web.pairings": "Round {round}: pairings",
         "web.points": "Points",
         "web.buchholz": "Buchholz cut-1",
+        "web.direct": "Direct encounter",
         "web.sonneborn": "Sonneborn-Berger",
         "web.withdrawn": "withdrawn",
         "web.board_no": "Board",

@@ -233,7 +233,7 @@ class StandingRow:
     rank: int
     name: str
     points: str
-    buchholz: str  # Buchholz cut-1
+    tiebreak: str  # the first tie-break: Buchholz cut-1 (Swiss), the direct encounter (round robin)
     sonneborn: str  # Sonneborn-Berger
     stones: int
     withdrawn: bool
@@ -262,6 +262,7 @@ class TournamentView:
     bracket: list[str]
     pairings_round: int
     pairings: list[PairingLine]
+    round_robin: bool = False  # standings tie-broken by the direct encounter, not Buchholz
 
     @property
     def started(self) -> bool:
@@ -272,15 +273,16 @@ def _head(*keys: str) -> str:
     return "<thead><tr>" + "".join(f"<th>{e(t(key))}</th>" for key in keys) + "</tr></thead>"
 
 
-def _standings_table(rows: Sequence[StandingRow]) -> str:
+def _standings_table(rows: Sequence[StandingRow], *, round_robin: bool) -> str:
     body = "".join(
         f'<tr><td>{row.rank}</td><td class="name">{e(row.name)}'
         + (f' <span class="withdrawn">({e(t("web.withdrawn"))})</span>' if row.withdrawn else "")
-        + f"</td><td>{e(row.points)}</td><td>{e(row.buchholz)}</td><td>{e(row.sonneborn)}</td>"
+        + f"</td><td>{e(row.points)}</td><td>{e(row.tiebreak)}</td><td>{e(row.sonneborn)}</td>"
         f"<td>{row.stones}</td></tr>"
         for row in rows
     )
-    head = _head("web.rank", "web.player", "web.points", "web.buchholz", "web.sonneborn", "web.stones")
+    tiebreak = "web.direct" if round_robin else "web.buchholz"  # the order of bot/tournaments/standings.py
+    head = _head("web.rank", "web.player", "web.points", tiebreak, "web.sonneborn", "web.stones")
     table = f'<table class="standings">{head}<tbody>{body}</tbody></table>'
     return f"<h4>{e(t('web.standings'))}</h4>{scrolling(table)}"
 
@@ -332,7 +334,7 @@ def tournaments_section(tournaments: Sequence[TournamentView]) -> str:
             lines = "\n".join(e(line) for line in tour.bracket)
             parts.append(f'<h4>{e(t("web.bracket"))}</h4><pre class="bracket">{lines}</pre>')
         elif tour.standings:
-            parts.append(_standings_table(tour.standings))
+            parts.append(_standings_table(tour.standings, round_robin=tour.round_robin))
         if tour.pairings:
             parts.append(_pairings_table(tour.pairings_round, tour.pairings))
         details.append(f'<section class="tournament" id="tournament-{tour.id}">{"".join(parts)}</section>')

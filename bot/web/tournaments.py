@@ -63,6 +63,7 @@ async def _tournament(
         bracket=[],
         pairings_round=row.round,
         pairings=[],
+        round_robin=row.format == "round-robin",
     )
     if state is None:
         return view
@@ -92,7 +93,9 @@ async def _tournament(
                     rank=standing.rank,
                     name=names.get(standing.user_id, f"#{standing.user_id}"),
                     points=format_points(standing.points),
-                    buchholz=format_points(standing.buchholz_cut1),
+                    tiebreak=format_points(
+                        standing.direct if order == "round-robin" else standing.buchholz_cut1
+                    ),
                     sonneborn=format_points(standing.sonneborn_berger),
                     stones=standing.stones,
                     withdrawn=standing.withdrawn,

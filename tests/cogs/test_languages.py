@@ -183,9 +183,7 @@ async def test_a_player_and_a_server_choose_their_language(simcord_env: Any, sim
         assert back.response.content == t_in("en", "language.set_me_auto", language=english)
 
 
-async def test_a_refusal_names_a_card_as_typed_in_german(
-    simcord_env: Any, simcord_bot: Any
-) -> None:
+async def test_a_refusal_names_a_card_as_typed_in_german(simcord_env: Any, simcord_bot: Any) -> None:
     # Was: "G1" (Gelb) typed in German answered "Du hast Y1 nicht auf der Hand".
     env, bot = simcord_env, simcord_bot
     guild = env.create_guild(preferred_locale="de")

@@ -12,6 +12,7 @@ import discord
 
 from bot.app import SchottenBot
 from bot.tournaments import standings
+from bot.tournaments.standings import format_points
 from tests.cogs.test_tournaments import ORGANISER, open_tournament, play_round
 from tests.web.browser import browser, screenshot_path
 from tests.web.helpers import everything_served
@@ -141,3 +142,23 @@ async def test_the_ladder_with_a_tournament_in_chromium(simcord_env, simcord_bot
     assert await page.locator("img").count() == 0 and await page.locator("script").count() == 1
     await page.screenshot(path=str(screenshot_path("ladder-tournaments")), full_page=True)
     assert errors == [], errors
+
+
+async def test_a_round_robin_on_the_ladder_is_tie_broken_by_the_direct_encounter(simcord_env, simcord_bot):
+    # Its order is points, direct encounter, Sonneborn-Berger, stones: the ladder's
+    # column says so, and holds each player's direct-encounter points, not Buchholz.
+    env, bot = simcord_env, simcord_bot
+    guild, channel, organiser, members = hostile_table(env, ("ivan", "judy", "ken"))
+    by_id = {m.id: m for m in members}
+    tid, _ = await open_tournament(channel, organiser, members, name="Berger", format="round-robin")
+    await organiser.slash(channel, "schotten tournament start")
+    while (await bot.db.tournaments.get(tid)).status == "running":
+        await play_round(bot, channel, by_id, tid)
+    part = section(await ladder_html(bot, guild.id), tid)
+    assert "Direct encounter" in part and "Buchholz" not in part
+    state = await bot.tournaments.state(tid)
+    ranked = standings(state.core_entrants(), state.results, state.byes(), order="round-robin")
+    names = {m.id: m.user.name for m in members}
+    assert [(r[1], r[3]) for r in rows(part, "standings")] == [
+        (names[s.user_id], format_points(s.direct)) for s in ranked
+    ]
