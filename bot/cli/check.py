@@ -24,7 +24,7 @@ from bot.pictures import lettering
 from bot.settings import PostgresUrl, Settings, SettingsError, try_web_port
 from bot.storage import Database, ForeignDatabase, MigrationError, StorageError, latest_version
 from bot.storage.mark import verify as verify_mark
-from bot.storage.postgres import PostgresDatabase
+from bot.storage.postgres import PostgresDatabase, write_refusal
 
 SETTINGS_ERROR = 2  # what `python -m bot` exits with for a setting it cannot use
 DATABASE_ERROR = 1  # ... and for a database it cannot use
@@ -103,7 +103,7 @@ async def _check_postgres(url: PostgresUrl) -> tuple[bool, str]:
     try:
         await db.connect()
         version = await db.schema_version()
-        refusal = await _refuses_writes(url.url, version)
+        refusal = await write_refusal(url.url, version)
     except (StorageError, asyncpg.PostgresError, OSError, MigrationError) as error:
         return False, f"cannot use {where}: {url.mask(str(error))}"
     finally:
@@ -112,43 +112,6 @@ async def _check_postgres(url: PostgresUrl) -> tuple[bool, str]:
     if ok and refusal is not None:
         return False, f"{where} refuses the writes a start needs: {url.mask(refusal)}"
     return ok, text
-
-
-async def _refuses_writes(url: str, version: int) -> str | None:
-    """Why the role of ``url`` cannot do what a start does (migrate, then write), or
-    None. What it tries happens in a transaction that is rolled back."""
-    conn = await asyncpg.connect(url, timeout=10)
-    try:
-        if await conn.fetchval("SELECT pg_is_in_recovery()"):
-            return "it is a read-only standby; connect to the primary"
-        if await conn.fetchval("SHOW default_transaction_read_only") == "on":
-            return "its transactions are read-only (default_transaction_read_only is on)"
-        if version < latest_version():  # a start creates or alters tables
-            tx = conn.transaction()
-            await tx.start()
-            try:
-                await conn.execute("CREATE TABLE schotten_check_write (id integer)")
-                await conn.execute("INSERT INTO schotten_check_write VALUES (1)")
-            except (asyncpg.InsufficientPrivilegeError, asyncpg.ReadOnlySQLTransactionError) as error:
-                return f"{error} (the role needs to own the database, or CREATE on its schema)"
-            finally:
-                await tx.rollback()
-        lacking = await conn.fetch(
-            """SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-               WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
-                 AND NOT (has_table_privilege(c.oid, 'SELECT') AND has_table_privilege(c.oid, 'INSERT')
-                          AND has_table_privilege(c.oid, 'UPDATE') AND has_table_privilege(c.oid, 'DELETE'))
-               ORDER BY c.relname"""
-        )
-        if lacking:
-            names = ", ".join(row[0] for row in lacking[:5]) + (", ..." if len(lacking) > 5 else "")
-            return (
-                f"the role may not read and write the tables {names}; connect with the owner of"
-                " the bot's tables, or grant it SELECT, INSERT, UPDATE and DELETE on them"
-            )
-        return None
-    finally:
-        await conn.close()
 
 
 def check(settings: Settings, out: TextIO) -> int:

@@ -376,3 +376,41 @@ async def _schema_version(conn: Connection) -> int:
         return 0
     version = await conn.fetchval("SELECT max(version) FROM schema_version")
     return int(version or 0)
+
+
+async def write_refusal(url: str, version: int) -> str | None:
+    """Why the role of ``url`` cannot do what a start does (migrate, then write), or
+    None (``python -m bot check``). What it tries happens in a transaction that is
+    rolled back; ``version`` is the database's schema version now."""
+    conn = await asyncpg.connect(url, timeout=10)
+    try:
+        if await conn.fetchval("SELECT pg_is_in_recovery()"):
+            return "it is a read-only standby; connect to the primary"
+        if await conn.fetchval("SHOW default_transaction_read_only") == "on":
+            return "its transactions are read-only (default_transaction_read_only is on)"
+        if version < latest_version():  # a start creates or alters tables
+            tx = conn.transaction()
+            await tx.start()
+            try:
+                await conn.execute("CREATE TABLE schotten_check_write (id integer)")
+                await conn.execute("INSERT INTO schotten_check_write VALUES (1)")
+            except (asyncpg.InsufficientPrivilegeError, asyncpg.ReadOnlySQLTransactionError) as error:
+                return f"{error} (the role needs to own the database, or CREATE on its schema)"
+            finally:
+                await tx.rollback()
+        lacking = await conn.fetch(
+            """SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+               WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
+                 AND NOT (has_table_privilege(c.oid, 'SELECT') AND has_table_privilege(c.oid, 'INSERT')
+                          AND has_table_privilege(c.oid, 'UPDATE') AND has_table_privilege(c.oid, 'DELETE'))
+               ORDER BY c.relname"""
+        )
+        if lacking:
+            names = ", ".join(row[0] for row in lacking[:5]) + (", ..." if len(lacking) > 5 else "")
+            return (
+                f"the role may not read and write the tables {names}; connect with the owner of"
+                " the bot's tables, or grant it SELECT, INSERT, UPDATE and DELETE on them"
+            )
+        return None
+    finally:
+        await conn.close()

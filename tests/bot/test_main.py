@@ -202,7 +202,8 @@ def start_and_stop(tmp_path: Path, **settings: str) -> str:
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_start_up_log_has_no_voice_warnings_and_no_colour_codes_in_a_pipe(tmp_path: Path) -> None:
     port = free_port()
-    stderr = start_and_stop(tmp_path, WEB_PORT=str(port))
+    # A PUBLIC_URL of a proxy: a local one is warned about (the next test).
+    stderr = start_and_stop(tmp_path, WEB_PORT=str(port), PUBLIC_URL="https://schotten.example.org")
     assert "Database" in stderr and "opened" in stderr  # the log is there
     assert f"Web pages on http://127.0.0.1:{port} " in stderr  # on the port it was given
     assert "PyNaCl" not in stderr and "davey" not in stderr  # the bot uses no voice
@@ -545,7 +546,7 @@ def test_a_taken_web_port_is_one_line_naming_the_setting_before_discord(tmp_path
 def test_links_follow_web_port_and_a_local_public_url_is_warned_about(tmp_path: Path) -> None:
     port = free_port()
     stderr = start_and_stop(tmp_path, WEB_HOST="127.0.0.1", WEB_PORT=str(port))
-    assert f"Web pages on http://127.0.0.1:{port} (links: http://localhost:{port})" in stderr
+    assert f"Web pages on http://127.0.0.1:{port} (links: http://localhost:{port};" in stderr
     assert f"WARNING ] bot: PUBLIC_URL=http://localhost:{port} names this machine" in stderr
     other = free_port()
     stderr = start_and_stop(

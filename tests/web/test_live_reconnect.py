@@ -24,8 +24,8 @@ async def test_a_refused_stream_is_retried_and_said_so(simcord_env, simcord_bot,
     game_id = await challenge_and_accept(env, channel, alice, bob)
     by_id = {alice.id: alice, bob.id: bob}
     sources = bot.web.sources
-    limit = sources.max_streams
-    sources.max_streams = 0  # every stream from this address is refused: 429
+    limit = sources.slots.per_group
+    sources.slots.per_group = 0  # every stream from this address is refused: 429
     context = await browser.new_context(locale="en-GB", viewport={"width": 390, "height": 844})
     page = await context.new_page()
     await page.goto(bot.web.links.watch(game_id))
@@ -38,7 +38,7 @@ async def test_a_refused_stream_is_retried_and_said_so(simcord_env, simcord_bot,
     record = await bot.service.get(game_id)
     await dm_turn(by_id[record.current_user], random.Random(2), game_id)
     moved = await bot.service.get(game_id)
-    sources.max_streams = limit
+    sources.slots.per_group = limit
     await expect(page.locator("body")).to_have_attribute("data-connection", "live", timeout=WAIT)
     await expect(page.locator("#connection")).to_have_text("Live")
     await expect(page.locator("body")).to_have_attribute("data-version", str(moved.version))
