@@ -79,7 +79,11 @@ class PostgresServer:
 
     def _server_command(self, *args: str) -> list[str]:
         command = [str(self.bindir / args[0]), *args[1:]]
-        return ["runuser", "-u", SERVER_USER, "--", *command] if self.as_root else command
+        if not self.as_root:
+            return command
+        # runuser is in sbin, which a PATH for a plain user (env -i, some runners) may lack.
+        runuser = shutil.which("runuser") or shutil.which("runuser", path="/usr/sbin:/sbin") or "runuser"
+        return [runuser, "-u", SERVER_USER, "--", *command]
 
     def _run(self, command: list[str]) -> None:
         try:
