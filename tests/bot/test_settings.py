@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import Settings, SettingsError, try_web_port
+from tests.ports import free_port
 
 EXAMPLE = Path(__file__).resolve().parents[2] / ".env.example"
 
@@ -172,7 +173,7 @@ def test_log_format_and_the_operator_port() -> None:
         ({"LOG_FORMAT": "xml"}, "LOG_FORMAT='xml'"),
         ({"METRICS_PORT": "nine"}, "METRICS_PORT='nine'"),
         ({"METRICS_PORT": "70000"}, "METRICS_PORT=70000"),
-        ({"METRICS_PORT": "8080"}, "WEB_PORT"),  # the pages' port
+        ({"WEB_PORT": "18181", "METRICS_PORT": "18181"}, "WEB_PORT"),  # the pages' port
     ):
         with pytest.raises(SettingsError, match=named):
             Settings.from_env(environ, env_file=None)
@@ -251,18 +252,19 @@ def test_web_warnings_for_links_that_lead_nowhere() -> None:
     def warnings(**environ: str) -> list[str]:
         return Settings.from_env(environ, env_file=None).web_warnings()
 
-    (local,) = warnings()
-    assert "PUBLIC_URL=http://localhost:8080 names this machine" in local
-    assert len(warnings(PUBLIC_URL="http://127.0.0.2:8080")) == 1
-    assert len(warnings(PUBLIC_URL="http://[::1]:8080")) == 1
-    wrong_port = warnings(PUBLIC_URL="http://localhost:8080", WEB_PORT="18080")
+    port, other = free_port(), free_port()  # no fixed port, though nothing binds here
+    (local,) = warnings(WEB_PORT=str(port))
+    assert f"PUBLIC_URL=http://localhost:{port} names this machine" in local
+    assert len(warnings(PUBLIC_URL=f"http://127.0.0.2:{port}", WEB_PORT=str(port))) == 1
+    assert len(warnings(PUBLIC_URL=f"http://[::1]:{port}", WEB_PORT=str(port))) == 1
+    wrong_port = warnings(PUBLIC_URL=f"http://localhost:{port}", WEB_PORT=str(other))
     assert len(wrong_port) == 2
-    assert "names port 8080, but the web pages listen on WEB_PORT=18080" in wrong_port[1]
+    assert f"names port {port}, but the web pages listen on WEB_PORT={other}" in wrong_port[1]
     assert warnings(PUBLIC_URL="https://schotten.example.org") == []  # a proxy's address
-    assert warnings(PUBLIC_URL="http://192.0.2.7:18080", WEB_PORT="8080") == []  # maybe forwarded
+    assert warnings(PUBLIC_URL=f"http://192.0.2.7:{other}", WEB_PORT=str(port)) == []  # maybe forwarded
     assert warnings(WEB_PORT="0") == []  # no pages, no links
     # WEB_PORT=0 with PUBLIC_URL: the links point at a `python -m bot web` elsewhere.
-    elsewhere = Settings.from_env({"WEB_PORT": "0", "PUBLIC_URL": "http://localhost:8080"}, env_file=None)
+    elsewhere = Settings.from_env({"WEB_PORT": "0", "PUBLIC_URL": f"http://localhost:{port}"}, env_file=None)
     assert elsewhere.posts_links and len(elsewhere.web_warnings()) == 1
 
 
