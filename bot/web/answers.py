@@ -71,11 +71,10 @@ async def guarded(
             response = await handler(request)
         except (NotFound, ServiceError, web.HTTPNotFound, web.HTTPMethodNotAllowed):
             response = web.Response(text=pages.not_found(), content_type="text/html", status=404)
-        except web.HTTPRedirection as error:  # a redirect a handler chose (the Activity's /activity)
-            response = error
         except web.HTTPException as error:
-            if error.content_type == "application/json":  # a handler's own refusal (the Activity's sign-in)
-                response = error
+            # A redirect or a JSON refusal a handler chose (the Activity's) goes out as it is.
+            if isinstance(error, web.HTTPRedirection) or error.content_type == "application/json":
+                response = web.Response(status=error.status, headers=error.headers, body=error.body)
             else:  # what aiohttp refuses of a request (a body too large...)
                 response = web.Response(text=f"{error.status} {error.reason}\n", status=error.status)
         except DatabaseUnavailable as error:
