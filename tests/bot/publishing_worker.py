@@ -24,13 +24,20 @@ of them, so the real settings (turn timeout, reminder, ``PUBLISH_LEASE``,
 Printed, each flushed after the fact it reports (a line cut by SIGKILL does not count):
 
 * ``ready``
+* ``claimed ENTRY AT UNTIL`` after a claim of an outbox entry won: the clock just after
+  the claim returned, and the end of its lease as computed from the clock just before it
+  (so ``AT`` is no earlier, and ``UNTIL`` no later, than the stored claim's own times)
 * ``committed GAME VERSION ENTRY`` after a move's commit returned (``-`` for a new game)
 * ``forfeited GAME VERSION ENTRY`` after a forfeit's commit returned
 * ``remind-claim GAME VERSION ENTRY`` after a reminder was claimed
 * ``published GAME VERSION ENTRY`` after simulated Discord accepted a board publication
 * ``reminded GAME VERSION ENTRY`` after simulated Discord accepted a reminder
 * ``dropped ENTRY`` when the outbox entry was superseded (nothing to publish)
-* ``done ENTRY`` after the entry was marked done
+* ``done ENTRY AT`` after the entry was marked done, with the clock just after that
+
+A process that is merely slow (a loaded machine) can outlive its lease: another process
+then claims the entry and publishes it again, as after a crash. The claims' times let
+the test tell that repeat from a lost lease.
 """
 
 from __future__ import annotations
@@ -52,7 +59,7 @@ from bot.community.presence import Presence
 from bot.community.stats import install as install_stats
 from bot.community.styles import Styles
 from bot.community.tournaments import TournamentService
-from bot.games.delivery import Delivery
+from bot.games.delivery import PUBLISH_LEASE, Delivery
 from bot.games.errors import GameFinished, StaleControl
 from bot.games.live import LiveGame, MoveOutcome
 from bot.games.matches import MatchService
@@ -100,21 +107,27 @@ class ReportingService(GameService):
 
 
 class ReportingDelivery(Delivery):
+    def claimed(self, entry_id: int, before: float) -> None:
+        ENTRY.set(entry_id)  # the claimant's task goes on to publish it
+        report("claimed", entry_id, repr(self.clock()), repr(before + PUBLISH_LEASE))
+
     async def claim(self, entry_id: int) -> bool:
+        before = self.clock()
         won = await super().claim(entry_id)
         if won:
-            ENTRY.set(entry_id)  # the claimant's task goes on to publish it
+            self.claimed(entry_id, before)
         return won
 
     async def claim_start(self, game_id: int, version: int) -> int | None:
+        before = self.clock()
         entry = await super().claim_start(game_id, version)
         if entry is not None:
-            ENTRY.set(entry)
+            self.claimed(entry, before)
         return entry
 
     async def done(self, entry_id: int) -> None:
         await super().done(entry_id)
-        report("done", entry_id)
+        report("done", entry_id, repr(self.clock()))
 
 
 class Channel:
@@ -242,7 +255,10 @@ async def play(publisher: Publisher, index: int, slot: int, rng: random.Random, 
 
 async def timers_rounds(timers: Timers) -> None:
     while True:
-        await timers.run_once()
+        try:
+            await timers.run_once()
+        except Exception as error:  # as the bot's loop (``Timers.tick``): the next round goes on
+            sys.stderr.write(f"timer round failed: {error!r}\n")
         await asyncio.sleep(ROUND)
 
 

@@ -8,6 +8,7 @@ its client is killed (the server must roll back the client's open transaction)."
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import signal
 import sqlite3
@@ -21,6 +22,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bot.games.delivery import PUBLISH_LEASE
 from bot.games.service import GameService
 from bot.storage import open_database
 from rules.game import Game
@@ -149,7 +151,11 @@ KILLS_OF_ONE_OF_TWO = 20
 SLOTS = 10  # games in play at once
 SPEED = 40.0  # the workers' clocks: 40 virtual seconds per real second (see the worker)
 DRAIN = 120.0  # real seconds the survivors get to finish everything once the players stop
-ENTRY_WORDS = {"committed": 3, "forfeited": 3, "remind-claim": 3, "published": 3, "reminded": 3}
+# Stalls of a running process (SIGSTOP, then SIGCONT) longer than an outbox lease: a
+# process merely slow, as on a loaded machine, while the other one goes on.
+STALLS = 4
+STALL = 1.5 * PUBLISH_LEASE / SPEED  # real seconds
+ENTRY_WORDS = {"claimed": 1, "committed": 3, "forfeited": 3, "remind-claim": 3, "published": 3, "reminded": 3}
 
 
 def entries_left_unpublished(life: Worker) -> set[int]:
@@ -161,8 +167,10 @@ def entries_left_unpublished(life: Worker) -> set[int]:
     for words in life.reported():
         if words[0] in ENTRY_WORDS and words[ENTRY_WORDS[words[0]]] != "-":
             seen.add(int(words[ENTRY_WORDS[words[0]]]))
-        if words[0] in ("published", "reminded", "dropped"):
-            published.add(int(words[-1]))
+        if words[0] in ("published", "reminded"):
+            published.add(int(words[3]))
+        elif words[0] == "dropped":
+            published.add(int(words[1]))
         elif words[0] == "done":
             done.add(int(words[1]))
     return seen - done - published
@@ -188,7 +196,8 @@ async def test_sigkill_one_of_two_bot_processes(postgres_database: str) -> None:
     """Two bot processes (``publishing_worker.py``: the service with the outbox, the
     table's publish, publish_pending and remind, the timers' rounds) play the same games
     on one PostgreSQL, with reminders and forfeits due all the time. One of them, chosen
-    at random, is killed with SIGKILL at a random moment and started again, 20 times.
+    at random, is killed with SIGKILL at a random moment and started again, 20 times;
+    then one of them is stopped (SIGSTOP) for longer than a lease and let go on, 4 times.
     Then the players stop and the survivors finish: every game ends on time and the
     outbox drains. Then:
 
@@ -199,13 +208,16 @@ async def test_sigkill_one_of_two_bot_processes(postgres_database: str) -> None:
     * each reminder was claimed by one process, once per game and turn;
     * each outbox entry left open by a killed process was finished by another one
       (published, or dropped as superseded by a later publication of the game);
+    * the lease is exclusive: a claim of an entry comes after the lease of the claim
+      before it has run out (the workers share one clock);
     * no entry was published twice, except across the window that the design leaves
       open: a process killed after Discord accepted a publication and before it marked
-      the entry done. Its lease then runs out and a survivor publishes the entry again
-      (board and DM edits are idempotent; a reminder or an end announcement would be
-      repeated). So each entry is published to the end, with "done" reported, by one
-      process at most, and every other publication of it is by a process killed before
-      it reported "done".
+      the entry done, or one so slow (a loaded machine) that its lease ran out first.
+      The lease then lets another process publish the entry again (board and DM edits
+      are idempotent; a reminder or an end announcement would be repeated). So each
+      entry is marked done within its lease by one process at most, and every other
+      publication of it is by a process that was killed, or whose claim was followed by
+      another one (so its lease had run out) and that never marked it done in its lease.
 
     Not covered here: Discord itself. The table's Discord calls are replaced by a
     recorder (what the board, DMs and reminder messages contain, and discord.py's REST
@@ -235,6 +247,12 @@ async def test_sigkill_one_of_two_bot_processes(postgres_database: str) -> None:
             killed.append(running[victim])
             running[victim] = start(victim)
             await asyncio.to_thread(running[victim].wait_ready)
+        for _ in range(STALLS):
+            await asyncio.sleep(rng.uniform(0.2, 1.2))
+            stalled = running[rng.randrange(2)].proc
+            stalled.send_signal(signal.SIGSTOP)
+            await asyncio.sleep(STALL)
+            stalled.send_signal(signal.SIGCONT)
         for life in running:
             assert life.proc.stdin is not None
             life.proc.stdin.write("stop\n")
@@ -281,24 +299,47 @@ async def test_sigkill_one_of_two_bot_processes(postgres_database: str) -> None:
     assert all(count == 1 for count in claims.values()), claims
     assert len(claims) > SLOTS, "hardly any reminder was due: the test proves little"
 
-    # Publications: one to the end per entry; a repeat only after a kill in the window.
-    finished_by: defaultdict[int, list[Worker]] = defaultdict(list)
+    # Claims: the lease is exclusive. A later claim of an entry (by any process, this
+    # one again included) comes after the earlier claim's lease has run out.
+    claims: defaultdict[int, list[tuple[float, float, Worker]]] = defaultdict(list)
+    for life in lives:
+        for words in life.reported():
+            if words[0] == "claimed":
+                claims[int(words[1])].append((float(words[2]), float(words[3]), life))
+    for entry, held in claims.items():
+        held.sort(key=lambda claim: claim[1])  # in the order taken (a lease's start + PUBLISH_LEASE)
+        for (_, until, _), (later, _, _) in itertools.pairwise(held):
+            assert later > until, f"entry {entry} claimed at {later} while leased until {until}"
+
+    # Publications: one to the end within its lease per entry. A repeat comes only
+    # through the lease: the earlier publisher was killed before it marked the entry
+    # done (the window the design leaves open), or it was so slow that its lease ran
+    # out first (a loaded machine) and another process claimed the entry after it.
+    finished_in_lease: defaultdict[int, list[Worker]] = defaultdict(list)
     published_by: defaultdict[int, list[Worker]] = defaultdict(list)
     for life in lives:
         reported_words = life.reported()
-        done = {int(w[1]) for w in reported_words if w[0] == "done"}
+        leases = {int(w[1]): float(w[3]) for w in reported_words if w[0] == "claimed"}
         for words in reported_words:
             if words[0] in ("published", "reminded"):
                 entry = int(words[3])
+                assert entry in leases, f"entry {entry} published without a claim"
                 published_by[entry].append(life)
-                if entry in done:
-                    finished_by[entry].append(life)
-    repeats = 0
+            elif words[0] == "done" and float(words[2]) < leases[int(words[1])]:
+                finished_in_lease[int(words[1])].append(life)
+    repeats = overrun = 0  # publications repeated; by a live process that outlived its lease
     for entry, publishers in published_by.items():
-        assert len(finished_by[entry]) <= 1, f"entry {entry} published to the end twice"
+        assert len(finished_in_lease[entry]) <= 1, f"entry {entry} published to the end twice"
+        last_claimant = claims[entry][-1][2]
         for life in publishers:
-            if life not in finished_by[entry]:
-                assert life in killed, f"entry {entry}: published, not done, by a process not killed"
+            if life is last_claimant or life in killed:
+                continue
+            # Neither the last claimant nor killed: it held the entry, then outlived its
+            # lease before marking it done, and another process claimed it after that.
+            assert life not in finished_in_lease[entry], (
+                f"entry {entry}: claimed again after its publisher marked it done in its lease"
+            )
+            overrun += 1
         repeats += len(publishers) - 1
     # Entries a killed process left open: another process finished each of them.
     recovered = 0
@@ -312,4 +353,7 @@ async def test_sigkill_one_of_two_bot_processes(postgres_database: str) -> None:
             ), f"entry {entry}, left open by a killed process, was never finished"
             recovered += 1
     assert recovered > 0, "no kill left a publication open: the test proves little"
-    print(f"{len(killed)} kills, {recovered} open publications recovered, {repeats} repeated in the window")
+    print(
+        f"{len(killed)} kills, {recovered} open publications recovered, {repeats} published again,"
+        f" {overrun} published by a live process that then outlived its lease"
+    )
