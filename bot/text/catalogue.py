@@ -1332,5 +1332,6 @@ CATALOGUE.update(
         "activity.back": "All games",
         "activity.play_in_discord": "Play in Discord",
         "activity.use_link": "The Activity cannot be opened here; the table is on the web:",
+        "activity.too_many": "Too many sign-ins from your address. Wait a minute and open the Activity again.",
     }
 )

@@ -11,6 +11,9 @@ Routes, all off (404) unless ``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET``
   exchanged with Discord (``bot.web.discord_oauth``), once only (``UsedCodes``); answers
   our own session for the user Discord names (``bot.web.sessions``) and Discord's access
   token that the SDK's ``authenticate`` needs; a refused, expired or replayed code 401;
+  at most :data:`SIGN_INS_PER_MINUTE` a minute from one address (an IPv6 /64), more 429
+  before anything is read or Discord is asked (``limits.AddressRate``, logged as a
+  summary once a minute at most);
 * ``GET /activity/s/<session>/games?channel=<id>``: the channel's games, the member's own
   first (each with its seat's base path), then the others with their public view only
   (``bot.web.server.live_payload``) and their live page's event stream. The channel is
@@ -40,6 +43,8 @@ from bot.text import i18n
 from bot.text.catalogue import t
 from bot.web import pages
 from bot.web.discord_oauth import OAuth, Refused
+from bot.web.inputs import address_of
+from bot.web.limits import AddressRate
 from bot.web.seat_state import table_texts
 from bot.web.server import SOURCES, NotFound, live_payload
 from bot.web.sessions import Session, Sessions, UsedCodes
@@ -62,6 +67,10 @@ ACTIVITY_CSP = (
     f"frame-ancestors {' '.join(DISCORD_ORIGINS)}"
 )
 MAX_CODE = 200  # characters of an OAuth2 code (Discord's are 30)
+# Sign-ins a minute from one address. Generous: inside Discord every member's requests
+# may come from Discord's proxy (its addresses are not the members'), so this bounds a
+# flood of codes, not members.
+SIGN_INS_PER_MINUTE = 60
 STATIC_FILES = {"activity.js": "text/javascript", "table.css": "text/css"}
 ACTIVITY_TEXTS = (
     "activity.title",
@@ -84,13 +93,15 @@ def activity_texts() -> dict[str, str]:
 
 @dataclass
 class Activity:
-    """The Activity's parts: Discord's OAuth2 client, the sessions, the codes seen, and
-    the games of a channel (``GameStore.active_games_in_channel``, as live games)."""
+    """The Activity's parts: Discord's OAuth2 client, the sessions, the games of a
+    channel (``GameStore.active_games_in_channel``, as live games), the sign-ins' rate
+    per address and the codes seen."""
 
     oauth: OAuth
     public_url: str
     sessions: Sessions
     channel_games: Callable[[int], Awaitable[list[LiveGame]]]
+    sign_ins: AddressRate
     codes: UsedCodes = field(default_factory=UsedCodes)
 
 
@@ -122,6 +133,8 @@ def _session(request: web.Request) -> Session:
 async def token(request: web.Request) -> web.StreamResponse:
     """The code exchanged for a session (see the module's docstring)."""
     activity = request.app[ACTIVITY]
+    if not activity.sign_ins.allow(address_of(request)):
+        return _json({"error": t("activity.too_many")}, status=429)
     try:
         if request.content_type != "application/json":
             raise ValueError("not JSON")

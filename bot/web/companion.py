@@ -32,13 +32,13 @@ from bot.games.service import GameService
 from bot.pictures.cache import PictureCache
 from bot.settings import Settings
 from bot.storage import Storage
-from bot.web.activity import Activity
+from bot.web.activity import SIGN_INS_PER_MINUTE, Activity
 from bot.web.activity import register as register_activity
 from bot.web.answers import GuardedHandler
 from bot.web.discord_oauth import OAuth
 from bot.web.feeds import Feeds
 from bot.web.health import Operations, install
-from bot.web.limits import MAX_STREAMS_PER_ADDRESS, Refusals, StreamSlots, budget, open_file_limit
+from bot.web.limits import MAX_STREAMS_PER_ADDRESS, AddressRate, Refusals, StreamSlots, budget, open_file_limit
 from bot.web.links import Links
 from bot.web.listener import Listener
 from bot.web.server import NameSource, Sources, make_app
@@ -173,7 +173,12 @@ class WebCompanion:
                 self.settings.discord_api_base,
             )
             sessions = Sessions(links.signer)
-            register_activity(self.app, Activity(oauth, links.public_url, sessions, self.games.in_channel))
+            sign_ins = AddressRate(
+                self.refusals, self.clock, "Activity sign-ins over the limit per address", SIGN_INS_PER_MINUTE
+            )
+            register_activity(
+                self.app, Activity(oauth, links.public_url, sessions, self.games.in_channel, sign_ins)
+            )
         runner = web.AppRunner(
             self.app, handle_signals=False, shutdown_timeout=1.0, handler_cancellation=True
         )
