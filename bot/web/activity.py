@@ -14,6 +14,10 @@ Routes, all off (404) unless ``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET``
   at most :data:`SIGN_INS_PER_MINUTE` a minute from one address (an IPv6 /64), more 429
   before anything is read or Discord is asked (``limits.AddressRate``, logged as a
   summary once a minute at most);
+* ``POST /activity/s/<session>/renew``: a new session for the session's member while
+  the session is valid, once only per session (``Sessions.renew``), with ``renew_in``,
+  the seconds after which the page renews that one; 401 for an expired, forged or
+  already renewed session;
 * ``GET /activity/s/<session>/games?channel=<id>``: the channel's games, the member's own
   first (each with its seat's base path), then the others with their public view only
   (``bot.web.server.live_payload``) and their live page's event stream. The channel is
@@ -124,9 +128,11 @@ def _refused(key: str, language: str | None = None) -> web.HTTPUnauthorized:
 
 
 def _session(request: web.Request) -> Session:
-    session = request.app[ACTIVITY].sessions.check(request.match_info["session"])
+    sessions, token = request.app[ACTIVITY].sessions, request.match_info["session"]
+    session = sessions.check(token)
     if session is None:
-        raise _refused("activity.expired")
+        expired = sessions.signed(token)  # told in its member's language
+        raise _refused("activity.expired", None if expired is None else expired.language)
     return session
 
 
@@ -153,9 +159,11 @@ async def token(request: web.Request) -> web.StreamResponse:
         raise _refused("activity.refused") from None
     language = i18n.normalize(user.locale)
     with i18n.use(language):
+        session = activity.sessions.issue(user.id, language)
         return _json(
             {
-                "session": activity.sessions.issue(user.id, language),
+                "session": session,
+                "renew_in": activity.sessions.renew_in(session),
                 "access_token": user.access_token,
                 "user": {"id": str(user.id), "name": user.name},
                 "language": language,
@@ -163,6 +171,16 @@ async def token(request: web.Request) -> web.StreamResponse:
                 "table_texts": table_texts(),
             }
         )
+
+
+async def renew(request: web.Request) -> web.StreamResponse:
+    """A new session for the session's member (see the module's docstring)."""
+    sessions = request.app[ACTIVITY].sessions
+    old = _session(request)
+    new = sessions.renew(request.match_info["session"])
+    if new is None:
+        raise _refused("activity.expired", old.language)
+    return _json({"session": new, "renew_in": sessions.renew_in(new)})
 
 
 async def page(request: web.Request) -> web.StreamResponse:
@@ -258,5 +276,6 @@ def register(app: web.Application, activity: Activity) -> None:
     app.router.add_get("/activity/", page)
     app.router.add_get("/activity/static/{name}", static)
     app.router.add_post("/activity/token", token)
+    app.router.add_post("/activity/s/{session}/renew", renew)
     app.router.add_get("/activity/s/{session}/games", games)
     add_seat_routes(app, "/activity/s/{session}/game/{game}", _session_seat)

@@ -9,10 +9,13 @@ import logging
 
 import aiohttp
 
+from bot.text import i18n
 from bot.text.catalogue import t
 from bot.web.activity import ACTIVITY, SIGN_INS_PER_MINUTE
 from bot.web.answers import SECURITY_HEADERS
-from tests.web.test_activity_api import fake_discord, root, simcord_bot
+from bot.web.sessions import RENEW_BEFORE
+from tests.web.test_activity_api import fake_discord, get_json, root, sign_in, simcord_bot, start
+from tests.web.test_table_api import post
 
 __all__ = ["fake_discord", "simcord_bot"]  # the fixtures
 
@@ -72,3 +75,42 @@ async def test_sign_ins_are_limited_per_address(simcord_env, simcord_bot, fake_d
     # A minute later the address may sign in again.
     clock.now += 60
     assert (await post_from(url, {"code": fake_discord.grant(42)}, "2001:db8::1"))[0] == 200
+
+
+async def test_a_session_is_renewed_before_its_end_once_and_an_expired_one_is_refused(
+    simcord_env, simcord_bot, fake_discord
+):
+    env, bot = simcord_env, simcord_bot
+    channel, (alice, _bob, _), game_id = await start(env, bot)
+    sessions = bot.web.app[ACTIVITY].sessions
+    clock = Clock(2_000_000_000.0)
+    sessions.clock = clock
+    status, signed = await sign_in(bot, fake_discord.grant(alice.id, locale="fr"))
+    assert status == 200
+    first = signed["session"]
+    assert signed["renew_in"] == sessions.ttl - RENEW_BEFORE
+    state_of = f"{root(bot)}/activity/s/{{}}/game/{game_id}/state"
+
+    # Fifty minutes in, the page renews: a new session for the same member and language.
+    clock.now += sessions.ttl - RENEW_BEFORE
+    status, renewed = await post(f"{root(bot)}/activity/s/{first}/renew", {})
+    assert status == 200, renewed
+    second = renewed["session"]
+    assert second != first and renewed["renew_in"] == sessions.ttl - RENEW_BEFORE
+    assert sessions.check(second).user_id == alice.id and sessions.check(second).language == "fr"
+    # Once only: the same session renewed again is refused.
+    status, again = await post(f"{root(bot)}/activity/s/{first}/renew", {})
+    assert status == 401 and "session" not in again
+    # Past the first session's end, the member plays on with the second.
+    clock.now += RENEW_BEFORE + 1
+    assert (await get_json(state_of.format(first)))[0] == 401
+    status, state = await get_json(state_of.format(second))
+    assert status == 200 and state["seat"] in (0, 1)
+    # An expired session cannot be renewed, and is told so in the member's language.
+    clock.now += sessions.ttl
+    status, refused = await post(f"{root(bot)}/activity/s/{second}/renew", {})
+    assert status == 401 and refused["signin"] and "session" not in refused
+    with i18n.use("fr"):
+        assert refused["error"] == t("activity.expired")
+    status, _ = await get_json(f"{root(bot)}/activity/s/{second}/games?channel={channel.id}")
+    assert status == 401

@@ -27,7 +27,8 @@ interface GameEntry {
 }
 
 interface Signed {
-  session: string;
+  session: string; // renewed before it ends (renewSession): always read it from here
+  renew_in: number; // seconds after which to renew it
   access_token: string;
   language: string;
   texts: Record<string, string>;
@@ -85,12 +86,35 @@ function gameButton(entry: GameEntry, key: string, onTap: () => void): HTMLEleme
 }
 
 async function openSeat(signed: Signed, entry: GameEntry): Promise<void> {
-  const base = url(entry.base!.replace(/^\/activity\//, ""));
-  const answer = await fetch(`${base}/state`, { credentials: "omit" });
+  // The seat's routes with the session of the moment (renewed while one plays).
+  const base = (): string => url(`s/${signed.session}/game/${entry.game}`);
+  const answer = await fetch(`${base()}/state`, { credentials: "omit" });
   if (answer.status === 401) return say("expired", true);
   if (!answer.ok) return showGames(signed);
   document.body.dataset.activity = "table";
   mountTable({ texts: signed.table_texts, state: await answer.json(), base }, main);
+}
+
+/** Renew the session before it ends (the server answers a new one, once per session);
+ * refused, the member is told to open the Activity again. */
+function renewSession(signed: Signed): void {
+  window.setTimeout(async () => {
+    let answer: { status: number; body: { session?: string; renew_in?: number } };
+    try {
+      answer = await json(`s/${signed.session}/renew`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: "{}",
+      });
+    } catch {
+      signed.renew_in = 30; // the connection failed: try again while the session lasts
+      return renewSession(signed);
+    }
+    if (answer.status !== 200 || !answer.body.session) return say("expired", true);
+    signed.session = answer.body.session;
+    signed.renew_in = answer.body.renew_in ?? 0;
+    renewSession(signed);
+  }, signed.renew_in * 1000);
 }
 
 function watched(entry: GameEntry): HTMLElement {
@@ -167,6 +191,7 @@ async function start(): Promise<void> {
   await sdk.commands.authenticate({ access_token: body.access_token });
   texts = body.texts;
   document.documentElement.lang = body.language;
+  renewSession(body);
   await showGames(body);
 }
 

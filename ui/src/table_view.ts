@@ -13,13 +13,15 @@ import { type Step, IDLE, movesOfCard, returnMove, targetsOf } from "./steps";
 export interface PageData {
   texts: Texts;
   state: State;
-  base: string;
+  // The seat's routes; a function where it changes while the seat is open (the
+  // Activity's session, renewed in the path).
+  base: string | (() => string);
 }
 
 /** Draw the seat of ``data`` into ``main`` and keep it up to date (its event stream). */
 export function mountTable(data: PageData, main: HTMLElement): void {
   const texts = data.texts;
-  const base = data.base;
+  const base = (): string => (typeof data.base === "string" ? data.base : data.base());
   let state = data.state;
   let step: Step = IDLE;
   let busy = false;
@@ -96,7 +98,7 @@ export function mountTable(data: PageData, main: HTMLElement): void {
     const abort = new AbortController();
     const timer = window.setTimeout(() => abort.abort(), 8000);
     try {
-      answer = await fetch(`${base}/move`, {
+      answer = await fetch(`${base()}/move`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ move: move.move, version: state.version }),
@@ -154,7 +156,7 @@ export function mountTable(data: PageData, main: HTMLElement): void {
 
   async function refresh(): Promise<void> {
     try {
-      const answer = await fetch(`${base}/state`, { credentials: "omit" });
+      const answer = await fetch(`${base()}/state`, { credentials: "omit" });
       const body = await answer.json();
       if (answer.ok) take(body as State, true);
       else if (answer.status === 410) over(body.error, body.replay ?? null);
@@ -173,7 +175,7 @@ export function mountTable(data: PageData, main: HTMLElement): void {
 
   async function askHint(): Promise<void> {
     try {
-      const answer = await fetch(`${base}/hint`, { method: "POST", credentials: "omit", headers: { "Content-Type": "application/json" }, body: "{}" });
+      const answer = await fetch(`${base()}/hint`, { method: "POST", credentials: "omit", headers: { "Content-Type": "application/json" }, body: "{}" });
       const body = await answer.json();
       hint = answer.ok ? body.text : body.error;
       hintMove = answer.ok ? (body.move as MoveData) : null;
@@ -450,7 +452,7 @@ export function mountTable(data: PageData, main: HTMLElement): void {
 
   function startStream(): void {
     if (closed) return;
-    stream = new EventSource(`${base}/events`);
+    stream = new EventSource(`${base()}/events`);
     stream.addEventListener("open", () => {
       retry = 1000;
       if (connection !== "online") {
