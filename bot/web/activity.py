@@ -42,17 +42,22 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.community.ratings import GLOBAL_SCOPE, guild_scope
 from bot.games.live import LiveGame
 from bot.text import i18n
 from bot.text.catalogue import t
+from bot.text.render import render_result
 from bot.web import pages
+from bot.web.activity_lobby import Lobby
+from bot.web.activity_lobby import register as register_lobby
 from bot.web.discord_oauth import OAuth, Refused
-from bot.web.inputs import address_of
+from bot.web.inputs import address_of, number
 from bot.web.limits import AddressRate
 from bot.web.seat_state import table_texts
 from bot.web.server import SOURCES, NotFound, live_payload
 from bot.web.sessions import Session, Sessions, UsedCodes
 from bot.web.table import TABLE, TABLE_STATIC, SeatRequest, add_seat_routes, script_json
+from rules.ai import LEVELS
 
 log = logging.getLogger(__name__)
 
@@ -87,25 +92,42 @@ ACTIVITY_TEXTS = (
     "activity.no_games",
     "activity.open_game",
     "activity.watch_game",
+    "activity.challenged_by",
+    "activity.challenge_waiting",
+    "activity.accept",
+    "activity.decline",
+    "activity.new_game",
+    "activity.challenge",
+    "activity.no_one_here",
+    "activity.practice",
+    "activity.challenge_sent",
+    "activity.result",
+    "activity.your_games_dm",
+    "activity.no_games_dm",
 )
 
 
 def activity_texts() -> dict[str, str]:
-    """The page's own texts in the current language, keyed without ``activity.``."""
-    return {key.removeprefix("activity."): t(key) for key in ACTIVITY_TEXTS}
+    """The page's own texts in the current language, keyed without ``activity.`` (the
+    AI's levels as ``level.<level>``)."""
+    texts = {key.removeprefix("activity."): t(key) for key in ACTIVITY_TEXTS}
+    return texts | {f"level.{level}": t(f"level.{level}") for level in LEVELS}
 
 
 @dataclass
 class Activity:
     """The Activity's parts: Discord's OAuth2 client, the sessions, the games of a
-    channel (``GameStore.active_games_in_channel``, as live games), the sign-ins' rate
-    per address and the codes seen."""
+    channel (``GameStore.active_games_in_channel``, as live games) and of a member
+    (``GameStore.active_games``), the sign-ins' rate per address, the lobby (None: no
+    game is started from the Activity) and the codes seen."""
 
     oauth: OAuth
     public_url: str
     sessions: Sessions
     channel_games: Callable[[int], Awaitable[list[LiveGame]]]
+    member_games: Callable[[int], Awaitable[list[LiveGame]]]
     sign_ins: AddressRate
+    lobby: Lobby | None = None  # starting games: only with the bot (activity_lobby.py)
     codes: UsedCodes = field(default_factory=UsedCodes)
 
 
@@ -221,20 +243,28 @@ async def static(request: web.Request) -> web.StreamResponse:
 
 
 def _channel(request: web.Request) -> int:
-    text = request.query.get("channel", "")
-    if not (text.isascii() and text.isdigit()) or len(text) > 20:
+    channel = number(request.query.get("channel"))
+    if channel is None:
         raise NotFound
-    return int(text)
+    return channel
 
 
 async def games(request: web.Request) -> web.StreamResponse:
-    """The channel's games: the member's own (their seat), then the others to watch."""
+    """The games the Activity offers: in a server channel, the channel's (the member's
+    own with their seat, the others to watch) and the challenges there from or to the
+    member; in a DM (``dm=1``), the member's own games wherever they are played."""
     session = _session(request)
     activity, sources = request.app[ACTIVITY], request.app[SOURCES]
+    in_dm = request.query.get("dm") == "1"
+    channel_id = None if in_dm and "channel" not in request.query else _channel(request)
     mine: list[dict[str, Any]] = []
     others: list[dict[str, Any]] = []
     with i18n.use(session.language):
-        for record in await activity.channel_games(_channel(request)):
+        if in_dm or channel_id is None:
+            listed = await activity.member_games(session.user_id)
+        else:
+            listed = await activity.channel_games(channel_id)
+        for record in listed:
             if not await sources.links.enabled(record.guild_id):
                 continue
             payload = await live_payload(sources, record, session.language)
@@ -245,13 +275,78 @@ async def games(request: web.Request) -> web.StreamResponse:
             }
             if session.user_id in record.players:
                 entry["seat"] = record.players.index(session.user_id)
+                entry["opponent"] = str(record.opponent_of(session.user_id))
                 entry["base"] = f"/activity/s/{request.match_info['session']}/game/{record.id}"
                 mine.append(entry)
             else:
                 watch = sources.links.watch(record.id).removeprefix(sources.links.public_url)
                 entry.update(view=payload, events=f"{watch}/events")
                 others.append(entry)
-    return _json({"user": str(session.user_id), "mine": mine, "watch": others})
+        challenges = [] if in_dm or channel_id is None else await _challenges(request, session, channel_id)
+    return _json(
+        {
+            "user": str(session.user_id),
+            "dm": in_dm,
+            "lobby": activity.lobby is not None,
+            "mine": mine,
+            "watch": others,
+            "challenges": challenges,
+        }
+    )
+
+
+async def _challenges(request: web.Request, session: Session, channel_id: int) -> list[dict[str, Any]]:
+    """The channel's open challenges from or to the member: whom, and whether it is
+    theirs to answer."""
+    lobby = request.app[ACTIVITY].lobby
+    if lobby is None:
+        return []
+    names = request.app[SOURCES].names
+    shown = []
+    for challenge in await lobby.challenges.pending_with(channel_id, session.user_id):
+        row = challenge.row
+        to_me = row.opponent_id == session.user_id
+        other = row.challenger_id if to_me else row.opponent_id
+        name = await names.name(other, row.guild_id) if other is not None else ""
+        key = "activity.challenged_by" if to_me else "activity.challenge_waiting"
+        shown.append({"id": row.id, "answer": to_me, "text": t(key, name=name)})
+    return shown
+
+
+async def result(request: web.Request) -> web.StreamResponse:
+    """The end of the member's game: who won and how, and for a rated game each
+    player's rating before and after (in the game's server's ladder; the global one
+    for a game in DMs), in the member's language."""
+    seat = await _session_seat(request)
+    record = await seat.sources.games.get(seat.record.id)
+    if record.is_active or record.result is None:
+        return _json({"over": False})
+    sources = seat.sources
+    names = await sources.names.pair(record.players, record.guild_id)
+    scope = GLOBAL_SCOPE if record.guild_id is None else guild_scope(record.guild_id)
+    changes = sorted(
+        await sources.rankings.changes(record.id, scope), key=lambda c: record.players.index(c[0])
+    )
+    with i18n.use(seat.language or i18n.current()):
+        ratings = [
+            t(
+                "activity.rating_change",
+                name=names[record.players.index(user_id)],
+                before=round(before),
+                after=round(after),
+                delta=round(after) - round(before),
+            )
+            for user_id, before, after in changes
+        ]
+        return _json(
+            {
+                "over": True,
+                "text": render_result(record.result, names, you=seat.seat),
+                "rated": bool(changes),
+                "ratings": ratings,
+                "unrated": "" if changes else t("activity.unrated"),
+            }
+        )
 
 
 async def _session_seat(request: web.Request) -> SeatRequest:
@@ -278,4 +373,7 @@ def register(app: web.Application, activity: Activity) -> None:
     app.router.add_post("/activity/token", token)
     app.router.add_post("/activity/s/{session}/renew", renew)
     app.router.add_get("/activity/s/{session}/games", games)
+    app.router.add_get("/activity/s/{session}/game/{game}/result", result)
     add_seat_routes(app, "/activity/s/{session}/game/{game}", _session_seat)
+    if activity.lobby is not None:
+        register_lobby(app, activity.lobby, _session)
