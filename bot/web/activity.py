@@ -104,6 +104,7 @@ ACTIVITY_TEXTS = (
     "activity.result",
     "activity.your_games_dm",
     "activity.no_games_dm",
+    "activity.back",
 )
 
 

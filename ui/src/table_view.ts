@@ -16,6 +16,8 @@ export interface PageData {
   // The seat's routes; a function where it changes while the seat is open (the
   // Activity's session, renewed in the path).
   base: string | (() => string);
+  // Called once when the game is over (the Activity then shows the result).
+  onOver?: () => void;
 }
 
 /** Draw the seat of ``data`` into ``main`` and keep it up to date (its event stream). */
@@ -481,7 +483,15 @@ export function mountTable(data: PageData, main: HTMLElement): void {
     });
   }
 
+  let toldOver = false;
+  function tellOver(): void {
+    if (toldOver || !state.over) return;
+    toldOver = true;
+    data.onOver?.();
+  }
+
   function stopStream(): void {
+    tellOver();
     closed = true;
     stream?.close();
     stream = null;
@@ -493,4 +503,5 @@ export function mountTable(data: PageData, main: HTMLElement): void {
 
   render();
   if (!state.over) startStream();
+  else tellOver();
 }
