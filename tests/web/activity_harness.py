@@ -171,10 +171,12 @@ async def open_activity(
     platform: str = "desktop",
     viewport: dict[str, int] | None = None,
     instance: Instance | None = None,
+    fake_timers: bool = False,
 ) -> tuple[Any, Any]:
     """A member's Discord client with the Activity open: (the page, the Activity's frame).
     ``instance``: who else has it open there (the member joins it); ``guild_id`` None:
-    launched in a DM."""
+    launched in a DM; ``fake_timers``: the page's timers run on Playwright's clock
+    (``page.clock``), moved on by the test only."""
     instance = instance if instance is not None else Instance()
     instance.members.append(member)
     context = await browser.new_context(locale="en-GB", viewport=viewport or {"width": 1100, "height": 900})
@@ -209,6 +211,8 @@ async def open_activity(
     await page.expose_function("discordParticipants", instance.participants)
     await page.expose_function("discordAuthorize", authorize)
     await page.expose_function("discordAuthenticate", authenticate)
+    if fake_timers:
+        await page.clock.install()
     await page.goto(HARNESS)
     handle = await page.wait_for_selector("#activity")
     content = await handle.content_frame()

@@ -2,18 +2,24 @@
 (``tests/web/activity_harness.py``, which names the instance's participants): Alice
 challenges Bob, who is in the Activity with her; Bob accepts in his frame; both are
 then at their seats and the board is in the channel. Carol plays the AI. Launched in a
-DM, the Activity opens the member's game with the person there."""
+DM, the Activity opens the member's game with the person there. The page renews its
+session before it ends, and says so when it ended."""
 
 from __future__ import annotations
+
+import random
 
 from playwright.async_api import expect
 
 from bot.text.catalogue import t
+from bot.web.activity import ACTIVITY
+from bot.web.sessions import RENEW_BEFORE
 from tests.cogs.helpers import challenge_and_accept, dm_message, setup_members
 from tests.web.activity_harness import Instance, open_activity, participants_changed
-from tests.web.table_player import WAIT
+from tests.web.table_player import WAIT, shows, table_step
 from tests.web.test_activity_api import fake_discord, simcord_bot
 from tests.web.test_activity_browser import browser, proxy
+from tests.web.test_activity_sessions import Clock
 
 __all__ = ["browser", "fake_discord", "proxy", "simcord_bot"]  # the fixtures
 
@@ -87,3 +93,53 @@ async def test_in_a_dm_the_activity_opens_the_game_with_the_person_there(
     )
     assert f"#{with_bob}" in (await frame.locator("header").inner_text())
     assert errors == [], errors
+
+
+async def test_the_page_renews_its_session_and_says_when_it_ended(
+    simcord_env, simcord_bot, fake_discord, proxy, browser
+):
+    """Both clocks injected: the server's sessions' and the page's timers (Playwright's)."""
+    env, bot = simcord_env, simcord_bot
+    guild, channel, (alice, bob) = setup_members(env)
+    game_id = await challenge_and_accept(env, channel, alice, bob)
+    sessions = bot.web.app[ACTIVITY].sessions
+    clock = Clock(2_000_000_000.0)
+    sessions.clock = clock
+    errors: list[str] = []
+    page, frame = await open_activity(
+        browser,
+        proxy,
+        fake_discord,
+        alice,
+        guild_id=guild.id,
+        channel_id=channel.id,
+        errors=errors,
+        fake_timers=True,
+    )
+    await expect(frame.locator("body")).to_have_attribute("data-activity", "table", timeout=WAIT)
+    renew_in = sessions.ttl - RENEW_BEFORE
+    # Fifty minutes on, the page renews its session once.
+    clock.now += renew_in
+    async with page.expect_response(lambda answer: answer.url.endswith("/renew")) as renewed:
+        await page.clock.fast_forward(int(renew_in * 1000))
+    assert (await renewed.value).status == 200
+    # Past the first session's end, Alice plays on with the new one.
+    clock.now += RENEW_BEFORE + 1
+    record = await bot.service.get(game_id)
+    seat = record.players.index(alice.id)
+    if record.current_player != seat:
+        legal = record.game.view(record.current_player).legal_moves()
+        await bot.service.apply(game_id, bob.id, legal[0], expected_version=record.version)
+    await shows(frame, (await bot.service.get(game_id)).version)
+    before = (await bot.service.get(game_id)).version
+    await table_step(bot, frame, random.Random(3))
+    assert (await bot.service.get(game_id)).version > before
+    # The new session ends unrenewed (the page's clock stood still): its renewal is
+    # refused and the page says so.
+    clock.now += sessions.ttl
+    async with page.expect_response(lambda answer: answer.url.endswith("/renew")) as refused:
+        await page.clock.fast_forward(int(renew_in * 1000))
+    assert (await refused.value).status == 401
+    await expect(frame.locator("body")).to_have_attribute("data-activity", "error", timeout=WAIT)
+    await expect(frame.locator(".notice.error")).to_have_text(t("activity.expired"))
+    assert all("status of 401" in error for error in errors), errors
