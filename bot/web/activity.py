@@ -19,13 +19,28 @@ Routes, all off (404) unless ``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET``
   the seconds after which the page renews that one; 401 for an expired, forged or
   already renewed session;
 * ``GET /activity/s/<session>/games?channel=<id>``: the channel's games, the member's own
-  first (each with its seat's base path), then the others with their public view only
-  (``bot.web.server.live_payload``) and their live page's event stream. The channel is
-  the one the SDK names, so not checked against Discord: a member could list another
+  first (each with its seat's base path and its opponent's id), then the others with
+  their public view only (``bot.web.server.live_payload``) and their live page's event
+  stream, and the channel's open challenges from or to the member. The channel is the
+  one the SDK names, so not checked against Discord: a member could list another
   channel's games, which shows them nothing but what that channel's boards show;
+* ``GET /activity/s/<session>/games?channel=<id>&dm=1``: launched in a DM (the SDK gives
+  a channel but no server). The bot cannot see a DM between two members, nor tell who
+  is in it, so it lists what a member expects to find there without trusting the page:
+  **the member's own games, wherever they are played** (a server channel, their DMs with
+  the bot), at their seats, and nothing to watch. The page opens first the game against
+  someone Discord names as a participant of the Activity (the DM's other member), else
+  lists them all; it only orders the member's own games, so nothing depends on the
+  page telling the truth. A DM's games against the AI are started from there too;
+  challenges are made in a server channel, as with the command;
 * ``/activity/s/<session>/game/<game>/{state,legal,move,hint,events}``: the table's seat
   routes (``bot.web.table``), the seat being the session's user's in that game: a game
-  the member does not play answers 404, as a wrong link does.
+  the member does not play answers 404, as a wrong link does;
+* ``GET /activity/s/<session>/game/<game>/result``: the end of the member's game, who won
+  and how (``render_result``: stones, breakthrough, time, resignation) and, for a rated
+  game, each player's rating before and after in the game's ladder (the server's; the
+  global one for a game in DMs), in the member's language; ``{"over": false}`` before;
+* starting a game (a challenge, its answer, a practice game): ``bot.web.activity_lobby``.
 
 The session is in the path (an event stream cannot send a header), like the links'
 tokens; the server logs no request lines. A forged or expired session answers 401 JSON,

@@ -97,7 +97,7 @@ class Instance:
                 {
                     "id": str(member.id),
                     "username": f"user{member.id}",
-                    "global_name": None,
+                    "global_name": member.name,  # the name Discord shows
                     "discriminator": "0",
                     "avatar": None,
                     "flags": 0,

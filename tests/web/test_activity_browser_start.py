@@ -3,7 +3,8 @@
 challenges Bob, who is in the Activity with her; Bob accepts in his frame; both are
 then at their seats and the board is in the channel. Carol plays the AI. Launched in a
 DM, the Activity opens the member's game with the person there. The page renews its
-session before it ends, and says so when it ended."""
+session before it ends, and says so when it ended. A screenshot of the lobby goes to
+tests/output/web/ (``docs/activity-lobby.png`` is a copy)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from bot.web.activity import ACTIVITY
 from bot.web.sessions import RENEW_BEFORE
 from tests.cogs.helpers import challenge_and_accept, dm_message, setup_members
 from tests.web.activity_harness import Instance, open_activity, participants_changed
+from tests.web.browser import screenshot_path
 from tests.web.table_player import WAIT, shows, table_step
 from tests.web.test_activity_api import fake_discord, simcord_bot
 from tests.web.test_activity_browser import browser, proxy
@@ -35,11 +37,11 @@ async def test_members_start_games_in_the_activity(simcord_env, simcord_bot, fak
     # Nobody else yet: no one to challenge, the AI offered.
     assert await alice_frame.locator("button[data-opponent]").count() == 0
     await expect(alice_frame.locator("button[data-level='easy']")).to_be_visible()
-    _, bob_frame = await open_activity(browser, proxy, fake_discord, bob, **where)
+    bob_page, bob_frame = await open_activity(browser, proxy, fake_discord, bob, **where)
     assert await participants_changed(alice_page)  # Discord tells Alice's client Bob joined
     challenge = alice_frame.locator(f"button[data-opponent='{bob.id}']")
     await expect(challenge).to_be_visible(timeout=WAIT)
-    await expect(challenge).to_have_text(f"Challenge user{bob.id}")
+    await expect(challenge).to_have_text("Challenge bob")
     await challenge.click()
     await expect(alice_frame.locator(".lobby .told")).to_contain_text("Challenge sent", timeout=WAIT)
     # Again: refused, in Alice's frame only (the service's own refusal).
@@ -55,6 +57,7 @@ async def test_members_start_games_in_the_activity(simcord_env, simcord_bot, fak
     # Bob sees it in his frame (the list refreshes) and accepts there.
     offered = bob_frame.locator(f"li[data-challenge='{made.id}']")
     await expect(offered).to_contain_text("alice challenges you", timeout=WAIT)
+    await bob_page.screenshot(path=str(screenshot_path("activity-lobby")))  # docs/activity-lobby.png
     await offered.get_by_role("button", name="Accept").click()
     for frame in (bob_frame, alice_frame):
         await expect(frame.locator("body")).to_have_attribute("data-activity", "table", timeout=WAIT)
