@@ -1347,6 +1347,7 @@ CATALOGUE.update(
         "activity.your_games_dm": "Your games",
         "activity.no_games_dm": "You have no game going. Start one against me, or in a server channel.",
         "activity.in_minutes": "in {minutes} min",
+        "activity.failed": "That did not work. Try again in a moment.",
         "activity.too_many": (
             "Too many sign-ins from your address. Wait a minute and open the Activity again."
         ),

@@ -120,6 +120,7 @@ ACTIVITY_TEXTS = (
     "activity.your_games_dm",
     "activity.no_games_dm",
     "activity.back",
+    "activity.failed",
 )
 
 

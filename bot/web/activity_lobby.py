@@ -121,10 +121,13 @@ async def _refusal(
 
 
 async def _posted(request: web.Request) -> dict[str, Any]:
-    if request.content_type != "application/json" or (request.content_length or 0) > MAX_BODY:
+    """The request's JSON object (at most :data:`MAX_BODY` bytes, its length given);
+    anything else answers 404."""
+    length = request.content_length
+    if request.content_type != "application/json" or length is None or length > MAX_BODY:
         raise NotFound
     try:
-        data = json.loads(await request.content.read(MAX_BODY + 1))
+        data = json.loads(await request.read())
     except ValueError:
         raise NotFound from None
     if not isinstance(data, dict):
@@ -163,10 +166,10 @@ class LobbyRoutes:
                     raise NotFound
                 if opponent_id == session.user_id:
                     raise ServiceError("challenge_self")
-                if opponent_id == lobby.discord.bot_id:
-                    return await self._practice(request, session, lobby, channel_id, DEFAULT_LEVEL)
                 if not await lobby.discord.may_play(channel_id, session.user_id):
                     raise ServiceError("not_a_member")
+                if opponent_id == lobby.discord.bot_id:  # challenging the bot: a practice game
+                    return await self._practice(request, session, lobby, channel_id, DEFAULT_LEVEL)
                 if not await lobby.discord.may_play(channel_id, opponent_id):
                     raise ServiceError("not_a_member")
                 made = await lobby.challenges.create(

@@ -225,3 +225,26 @@ async def test_a_dm_launched_activity_lists_the_members_own_games(simcord_env, s
     carol_s = await session_of(bot, fake_discord, carol)
     _, listed = await get_json(f"{root(bot)}/activity/s/{carol_s}/games?channel=888&dm=1")
     assert [g["game"] for g in listed["mine"]] == [others] and listed["watch"] == []
+
+
+async def test_a_challenge_declined_in_the_activity_says_so_in_the_channel(
+    simcord_env, simcord_bot, fake_discord
+):
+    env, bot = simcord_env, simcord_bot
+    _, channel, (alice, bob) = setup_members(env)
+    alice_s = await session_of(bot, fake_discord, alice)
+    bob_s = await session_of(bot, fake_discord, bob)
+    asked = {"channel": str(channel.id), "opponent": str(bob.id)}
+    status, made = await post(f"{root(bot)}/activity/s/{alice_s}/challenge", asked)
+    assert status == 200
+    status, answered = await post(f"{root(bot)}/activity/s/{bob_s}/challenge/{made['challenge']}/decline", {})
+    assert status == 200 and answered["game"] is None
+    challenge = await bot.db.challenges.get_challenge(made["challenge"])
+    assert challenge.status == "declined"
+    posted = next(m for m in bot_messages(channel) if m.id == challenge.message_id)
+    assert posted.content == t("challenge.declined", challenger=f"<@{alice.id}>", opponent=f"<@{bob.id}>")
+    assert all(button.get("disabled") for button in flat_components(posted))
+    assert await bot.service.active_games_for(alice.id) == []
+    # Answered once: accepting it now is refused.
+    status, refused = await post(f"{root(bot)}/activity/s/{bob_s}/challenge/{made['challenge']}/accept", {})
+    assert status == 422 and refused["error"] == t("error.challenge_gone")

@@ -99,7 +99,13 @@ function mappings(): { prefix: string; target: string }[] {
 
 async function json<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
   const answer = await fetch(url(path), { credentials: "omit", ...init });
-  return { status: answer.status, body: (await answer.json()) as T };
+  let body: unknown = {};
+  try {
+    body = await answer.json();
+  } catch {
+    body = {}; // not JSON (a 404 page): the status says enough
+  }
+  return { status: answer.status, body: body as T };
 }
 
 function postJSON<T>(path: string, body: object): Promise<{ status: number; body: T }> {
@@ -190,7 +196,7 @@ function answered(status: number, body: { error?: string }, ok: string): boolean
   }
   const box = main.querySelector<HTMLElement>(".lobby .told");
   if (box === null) return status === 200;
-  const line = el("p", status === 200 ? "notice" : "notice error", status === 200 ? ok : (body.error ?? t("refused")));
+  const line = el("p", status === 200 ? "notice" : "notice error", status === 200 ? ok : (body.error ?? t("failed")));
   line.setAttribute("role", status === 200 ? "status" : "alert");
   box.replaceChildren(line);
   return status === 200;
