@@ -40,7 +40,7 @@ from cogs.history import (
 )
 from cogs.leaderboard import leaderboard_message, leaderboard_page, stats_text
 from cogs.settings import settings_command
-from cogs.table import lobby, requests
+from cogs.table import activity_lobby, lobby, requests
 from cogs.table.messages import Picture, in_code, in_text
 from cogs.table.publisher import Publisher
 from cogs.table.requests import ShowTextButton
@@ -600,6 +600,7 @@ async def setup(bot: SchottenBot) -> None:
     bot.opponent.publish = publisher.publish
     if bot.web is not None:  # a move from the table is published like one from Discord
         bot.web.table.publish = publisher.publish
+    activity_lobby.install(bot)  # games started from the Activity, shown as the commands' are
     # A tournament's next round (or its podium) once a game of it has ended.
     publisher.after_end.append(partial(tournaments.after_game, bot, publisher))
     # A click on any of these ids, in any message, ever, reaches its class: that is what

@@ -258,6 +258,12 @@ class ChallengeService:
         log.info("Challenge %d accepted: game %d", challenge_id, record.id)
         return challenge, record
 
+    async def pending_with(self, channel_id: int, user_id: int) -> list[Challenge]:
+        """The channel's open challenges from or to ``user_id``, oldest first (the
+        Activity's list)."""
+        rows = await self.db.challenges.pending_in_channel(channel_id, self.clock())
+        return [_challenge(row) for row in rows if user_id in (row.challenger_id, row.opponent_id)]
+
     async def expire_due(self, limit: int = EXPIRED_PER_ROUND) -> list[Challenge]:
         """Expire the pending challenges past their time, the ``limit`` oldest (the
         others wait for the next round: nobody can answer them meanwhile); the ones this

@@ -1332,5 +1332,24 @@ CATALOGUE.update(
         "activity.back": "All games",
         "activity.play_in_discord": "Play in Discord",
         "activity.use_link": "The Activity cannot be opened here; the table is on the web:",
+        "activity.challenged_by": "{name} challenges you.",
+        "activity.challenge_waiting": "Your challenge to {name} waits for an answer.",
+        "activity.accept": "Accept",
+        "activity.decline": "Decline",
+        "activity.new_game": "Start a game",
+        "activity.challenge": "Challenge {name}",
+        "activity.no_one_here": "Nobody else is in the Activity: invite someone, or play me.",
+        "activity.practice": "Play me ({level})",
+        "activity.challenge_sent": "Challenge sent. It waits for an answer here and in the channel.",
+        "activity.result": "Result",
+        "activity.rating_change": "{name}: {before} → {after} ({delta:+d})",
+        "activity.unrated": "This game does not count for ratings.",
+        "activity.your_games_dm": "Your games",
+        "activity.no_games_dm": "You have no game going. Start one against me, or in a server channel.",
+        "activity.in_minutes": "in {minutes} min",
+        "activity.failed": "That did not work. Try again in a moment.",
+        "activity.too_many": (
+            "Too many sign-ins from your address. Wait a minute and open the Activity again."
+        ),
     }
 )

@@ -11,14 +11,36 @@ Routes, all off (404) unless ``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET``
   exchanged with Discord (``bot.web.discord_oauth``), once only (``UsedCodes``); answers
   our own session for the user Discord names (``bot.web.sessions``) and Discord's access
   token that the SDK's ``authenticate`` needs; a refused, expired or replayed code 401;
+  at most :data:`SIGN_INS_PER_MINUTE` a minute from one address (an IPv6 /64), more 429
+  before anything is read or Discord is asked (``limits.AddressRate``, logged as a
+  summary once a minute at most);
+* ``POST /activity/s/<session>/renew``: a new session for the session's member while
+  the session is valid, once only per session (``Sessions.renew``), with ``renew_in``,
+  the seconds after which the page renews that one; 401 for an expired, forged or
+  already renewed session;
 * ``GET /activity/s/<session>/games?channel=<id>``: the channel's games, the member's own
-  first (each with its seat's base path), then the others with their public view only
-  (``bot.web.server.live_payload``) and their live page's event stream. The channel is
-  the one the SDK names, so not checked against Discord: a member could list another
+  first (each with its seat's base path and its opponent's id), then the others with
+  their public view only (``bot.web.server.live_payload``) and their live page's event
+  stream, and the channel's open challenges from or to the member. The channel is the
+  one the SDK names, so not checked against Discord: a member could list another
   channel's games, which shows them nothing but what that channel's boards show;
+* ``GET /activity/s/<session>/games?channel=<id>&dm=1``: launched in a DM (the SDK gives
+  a channel but no server). The bot cannot see a DM between two members, nor tell who
+  is in it, so it lists what a member expects to find there without trusting the page:
+  **the member's own games, wherever they are played** (a server channel, their DMs with
+  the bot), at their seats, and nothing to watch. The page opens first the game against
+  someone Discord names as a participant of the Activity (the DM's other member), else
+  lists them all; it only orders the member's own games, so nothing depends on the
+  page telling the truth. A DM's games against the AI are started from there too;
+  challenges are made in a server channel, as with the command;
 * ``/activity/s/<session>/game/<game>/{state,legal,move,hint,events}``: the table's seat
   routes (``bot.web.table``), the seat being the session's user's in that game: a game
-  the member does not play answers 404, as a wrong link does.
+  the member does not play answers 404, as a wrong link does;
+* ``GET /activity/s/<session>/game/<game>/result``: the end of the member's game, who won
+  and how (``render_result``: stones, breakthrough, time, resignation) and, for a rated
+  game, each player's rating before and after in the game's ladder (the server's; the
+  global one for a game in DMs), in the member's language; ``{"over": false}`` before;
+* starting a game (a challenge, its answer, a practice game): ``bot.web.activity_lobby``.
 
 The session is in the path (an event stream cannot send a header), like the links'
 tokens; the server logs no request lines. A forged or expired session answers 401 JSON,
@@ -35,15 +57,22 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.community.ratings import GLOBAL_SCOPE, guild_scope
 from bot.games.live import LiveGame
 from bot.text import i18n
 from bot.text.catalogue import t
+from bot.text.render import render_result
 from bot.web import pages
+from bot.web.activity_lobby import Lobby
+from bot.web.activity_lobby import register as register_lobby
 from bot.web.discord_oauth import OAuth, Refused
+from bot.web.inputs import address_of, number
+from bot.web.limits import AddressRate
 from bot.web.seat_state import table_texts
 from bot.web.server import SOURCES, NotFound, live_payload
 from bot.web.sessions import Session, Sessions, UsedCodes
 from bot.web.table import TABLE, TABLE_STATIC, SeatRequest, add_seat_routes, script_json
+from rules.ai import LEVELS
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +91,10 @@ ACTIVITY_CSP = (
     f"frame-ancestors {' '.join(DISCORD_ORIGINS)}"
 )
 MAX_CODE = 200  # characters of an OAuth2 code (Discord's are 30)
+# Sign-ins a minute from one address. Generous: inside Discord every member's requests
+# may come from Discord's proxy (its addresses are not the members'), so this bounds a
+# flood of codes, not members.
+SIGN_INS_PER_MINUTE = 60
 STATIC_FILES = {"activity.js": "text/javascript", "table.css": "text/css"}
 ACTIVITY_TEXTS = (
     "activity.title",
@@ -74,23 +107,44 @@ ACTIVITY_TEXTS = (
     "activity.no_games",
     "activity.open_game",
     "activity.watch_game",
+    "activity.challenged_by",
+    "activity.challenge_waiting",
+    "activity.accept",
+    "activity.decline",
+    "activity.new_game",
+    "activity.challenge",
+    "activity.no_one_here",
+    "activity.practice",
+    "activity.challenge_sent",
+    "activity.result",
+    "activity.your_games_dm",
+    "activity.no_games_dm",
+    "activity.back",
+    "activity.failed",
 )
 
 
 def activity_texts() -> dict[str, str]:
-    """The page's own texts in the current language, keyed without ``activity.``."""
-    return {key.removeprefix("activity."): t(key) for key in ACTIVITY_TEXTS}
+    """The page's own texts in the current language, keyed without ``activity.`` (the
+    AI's levels as ``level.<level>``)."""
+    texts = {key.removeprefix("activity."): t(key) for key in ACTIVITY_TEXTS}
+    return texts | {f"level.{level}": t(f"level.{level}") for level in LEVELS}
 
 
 @dataclass
 class Activity:
-    """The Activity's parts: Discord's OAuth2 client, the sessions, the codes seen, and
-    the games of a channel (``GameStore.active_games_in_channel``, as live games)."""
+    """The Activity's parts: Discord's OAuth2 client, the sessions, the games of a
+    channel (``GameStore.active_games_in_channel``, as live games) and of a member
+    (``GameStore.active_games``), the sign-ins' rate per address, the lobby (None: no
+    game is started from the Activity) and the codes seen."""
 
     oauth: OAuth
     public_url: str
     sessions: Sessions
     channel_games: Callable[[int], Awaitable[list[LiveGame]]]
+    member_games: Callable[[int], Awaitable[list[LiveGame]]]
+    sign_ins: AddressRate
+    lobby: Lobby | None = None  # starting games: only with the bot (activity_lobby.py)
     codes: UsedCodes = field(default_factory=UsedCodes)
 
 
@@ -113,15 +167,19 @@ def _refused(key: str, language: str | None = None) -> web.HTTPUnauthorized:
 
 
 def _session(request: web.Request) -> Session:
-    session = request.app[ACTIVITY].sessions.check(request.match_info["session"])
+    sessions, token = request.app[ACTIVITY].sessions, request.match_info["session"]
+    session = sessions.check(token)
     if session is None:
-        raise _refused("activity.expired")
+        expired = sessions.signed(token)  # told in its member's language
+        raise _refused("activity.expired", None if expired is None else expired.language)
     return session
 
 
 async def token(request: web.Request) -> web.StreamResponse:
     """The code exchanged for a session (see the module's docstring)."""
     activity = request.app[ACTIVITY]
+    if not activity.sign_ins.allow(address_of(request)):
+        return _json({"error": t("activity.too_many")}, status=429)
     try:
         if request.content_type != "application/json":
             raise ValueError("not JSON")
@@ -140,9 +198,11 @@ async def token(request: web.Request) -> web.StreamResponse:
         raise _refused("activity.refused") from None
     language = i18n.normalize(user.locale)
     with i18n.use(language):
+        session = activity.sessions.issue(user.id, language)
         return _json(
             {
-                "session": activity.sessions.issue(user.id, language),
+                "session": session,
+                "renew_in": activity.sessions.renew_in(session),
                 "access_token": user.access_token,
                 "user": {"id": str(user.id), "name": user.name},
                 "language": language,
@@ -150,6 +210,16 @@ async def token(request: web.Request) -> web.StreamResponse:
                 "table_texts": table_texts(),
             }
         )
+
+
+async def renew(request: web.Request) -> web.StreamResponse:
+    """A new session for the session's member (see the module's docstring)."""
+    sessions = request.app[ACTIVITY].sessions
+    old = _session(request)
+    new = sessions.renew(request.match_info["session"])
+    if new is None:
+        raise _refused("activity.expired", old.language)
+    return _json({"session": new, "renew_in": sessions.renew_in(new)})
 
 
 async def page(request: web.Request) -> web.StreamResponse:
@@ -190,20 +260,28 @@ async def static(request: web.Request) -> web.StreamResponse:
 
 
 def _channel(request: web.Request) -> int:
-    text = request.query.get("channel", "")
-    if not (text.isascii() and text.isdigit()) or len(text) > 20:
+    channel = number(request.query.get("channel"))
+    if channel is None:
         raise NotFound
-    return int(text)
+    return channel
 
 
 async def games(request: web.Request) -> web.StreamResponse:
-    """The channel's games: the member's own (their seat), then the others to watch."""
+    """The games the Activity offers: in a server channel, the channel's (the member's
+    own with their seat, the others to watch) and the challenges there from or to the
+    member; in a DM (``dm=1``), the member's own games wherever they are played."""
     session = _session(request)
     activity, sources = request.app[ACTIVITY], request.app[SOURCES]
+    in_dm = request.query.get("dm") == "1"
+    channel_id = None if in_dm and "channel" not in request.query else _channel(request)
     mine: list[dict[str, Any]] = []
     others: list[dict[str, Any]] = []
     with i18n.use(session.language):
-        for record in await activity.channel_games(_channel(request)):
+        if in_dm or channel_id is None:
+            listed = await activity.member_games(session.user_id)
+        else:
+            listed = await activity.channel_games(channel_id)
+        for record in listed:
             if not await sources.links.enabled(record.guild_id):
                 continue
             payload = await live_payload(sources, record, session.language)
@@ -214,13 +292,78 @@ async def games(request: web.Request) -> web.StreamResponse:
             }
             if session.user_id in record.players:
                 entry["seat"] = record.players.index(session.user_id)
+                entry["opponent"] = str(record.opponent_of(session.user_id))
                 entry["base"] = f"/activity/s/{request.match_info['session']}/game/{record.id}"
                 mine.append(entry)
             else:
                 watch = sources.links.watch(record.id).removeprefix(sources.links.public_url)
                 entry.update(view=payload, events=f"{watch}/events")
                 others.append(entry)
-    return _json({"user": str(session.user_id), "mine": mine, "watch": others})
+        challenges = [] if in_dm or channel_id is None else await _challenges(request, session, channel_id)
+    return _json(
+        {
+            "user": str(session.user_id),
+            "dm": in_dm,
+            "lobby": activity.lobby is not None,
+            "mine": mine,
+            "watch": others,
+            "challenges": challenges,
+        }
+    )
+
+
+async def _challenges(request: web.Request, session: Session, channel_id: int) -> list[dict[str, Any]]:
+    """The channel's open challenges from or to the member: whom, and whether it is
+    theirs to answer."""
+    lobby = request.app[ACTIVITY].lobby
+    if lobby is None:
+        return []
+    names = request.app[SOURCES].names
+    shown = []
+    for challenge in await lobby.challenges.pending_with(channel_id, session.user_id):
+        row = challenge.row
+        to_me = row.opponent_id == session.user_id
+        other = row.challenger_id if to_me else row.opponent_id
+        name = await names.name(other, row.guild_id) if other is not None else ""
+        key = "activity.challenged_by" if to_me else "activity.challenge_waiting"
+        shown.append({"id": row.id, "answer": to_me, "text": t(key, name=name)})
+    return shown
+
+
+async def result(request: web.Request) -> web.StreamResponse:
+    """The end of the member's game: who won and how, and for a rated game each
+    player's rating before and after (in the game's server's ladder; the global one
+    for a game in DMs), in the member's language."""
+    seat = await _session_seat(request)
+    record = await seat.sources.games.get(seat.record.id)
+    if record.is_active or record.result is None:
+        return _json({"over": False})
+    sources = seat.sources
+    names = await sources.names.pair(record.players, record.guild_id)
+    scope = GLOBAL_SCOPE if record.guild_id is None else guild_scope(record.guild_id)
+    changes = sorted(
+        await sources.rankings.changes(record.id, scope), key=lambda c: record.players.index(c[0])
+    )
+    with i18n.use(seat.language or i18n.current()):
+        ratings = [
+            t(
+                "activity.rating_change",
+                name=names[record.players.index(user_id)],
+                before=round(before),
+                after=round(after),
+                delta=round(after) - round(before),
+            )
+            for user_id, before, after in changes
+        ]
+        return _json(
+            {
+                "over": True,
+                "text": render_result(record.result, names, you=seat.seat),
+                "rated": bool(changes),
+                "ratings": ratings,
+                "unrated": "" if changes else t("activity.unrated"),
+            }
+        )
 
 
 async def _session_seat(request: web.Request) -> SeatRequest:
@@ -245,5 +388,9 @@ def register(app: web.Application, activity: Activity) -> None:
     app.router.add_get("/activity/", page)
     app.router.add_get("/activity/static/{name}", static)
     app.router.add_post("/activity/token", token)
+    app.router.add_post("/activity/s/{session}/renew", renew)
     app.router.add_get("/activity/s/{session}/games", games)
+    app.router.add_get("/activity/s/{session}/game/{game}/result", result)
     add_seat_routes(app, "/activity/s/{session}/game/{game}", _session_seat)
+    if activity.lobby is not None:
+        register_lobby(app, activity.lobby, _session)

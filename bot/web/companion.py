@@ -32,13 +32,21 @@ from bot.games.service import GameService
 from bot.pictures.cache import PictureCache
 from bot.settings import Settings
 from bot.storage import Storage
-from bot.web.activity import Activity
+from bot.web.activity import SIGN_INS_PER_MINUTE, Activity
 from bot.web.activity import register as register_activity
+from bot.web.activity_lobby import Lobby
 from bot.web.answers import GuardedHandler
 from bot.web.discord_oauth import OAuth
 from bot.web.feeds import Feeds
 from bot.web.health import Operations, install
-from bot.web.limits import MAX_STREAMS_PER_ADDRESS, Refusals, StreamSlots, budget, open_file_limit
+from bot.web.limits import (
+    MAX_STREAMS_PER_ADDRESS,
+    AddressRate,
+    Refusals,
+    StreamSlots,
+    budget,
+    open_file_limit,
+)
 from bot.web.links import Links
 from bot.web.listener import Listener
 from bot.web.server import NameSource, Sources, make_app
@@ -63,6 +71,10 @@ class StoredGames:
         if row is None:
             raise GameNotFound(game_id)
         return from_row(row)
+
+    async def of_member(self, user_id: int) -> list[LiveGame]:
+        """The member's active games, wherever they are played (the Activity in a DM)."""
+        return [from_row(row) for row in await self.db.games.active_games(user_id)]
 
     async def in_channel(self, channel_id: int) -> list[LiveGame]:
         """The channel's active games (the Activity's list)."""
@@ -122,6 +134,9 @@ class WebCompanion:
             service.listeners.append(self.on_commit)
             mover = service
         self.table = Table(mover=mover, language=language, hinter=hinter)
+        # Starting games from the Activity: set by the table's cog (the bot's services and
+        # its side in Discord) before the pages start; None alone (no Discord to post to).
+        self.lobby: Lobby | None = None
 
     async def prepare(self) -> Links:
         secret = await load_secret(self.db.players, self.settings.web_secret)
@@ -173,7 +188,19 @@ class WebCompanion:
                 self.settings.discord_api_base,
             )
             sessions = Sessions(links.signer)
-            register_activity(self.app, Activity(oauth, links.public_url, sessions, self.games.in_channel))
+            sign_ins = AddressRate(
+                self.refusals, self.clock, "Activity sign-ins over the limit per address", SIGN_INS_PER_MINUTE
+            )
+            activity = Activity(
+                oauth,
+                links.public_url,
+                sessions,
+                self.games.in_channel,
+                self.games.of_member,
+                sign_ins,
+                lobby=self.lobby,
+            )
+            register_activity(self.app, activity)
         runner = web.AppRunner(
             self.app, handle_signals=False, shutdown_timeout=1.0, handler_cancellation=True
         )

@@ -8,6 +8,8 @@ bot's own Discord and database connections also need. So:
   /64 (``inputs.address_group``);
 * :func:`budget`: at most that many connections (the streams and some for pages and
   pictures), and never more than half of the process's open-file limit;
+* :class:`AddressRate`: at most so many requests of one kind (the Activity's sign-ins)
+  from one address group in a window; it remembers a bounded number of groups;
 * :class:`Refusals`: what was refused is counted and logged as one summary line at most
   once a ``window``, never a line per refusal (a flood must not fill the disk).
 """
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import resource
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -28,6 +30,7 @@ DEFAULT_MAX_STREAMS = 256  # WEB_MAX_STREAMS: open live pages in all, per proces
 MAX_STREAMS_PER_ADDRESS = 8  # open live pages from one IPv4 address or IPv6 /64
 PAGE_CONNECTIONS = 64  # connections beside the streams: pages, pictures, a proxy's idle ones
 REFUSALS_WINDOW = 60.0  # seconds between two summaries of what was refused
+MAX_RATE_GROUPS = 10_000  # address groups an AddressRate remembers (the oldest forgotten first)
 
 
 @dataclass
@@ -91,6 +94,37 @@ class StreamSlots:
         self._groups[group] -= 1
         if self._groups[group] <= 0:
             del self._groups[group]
+
+
+@dataclass
+class AddressRate:
+    """At most ``per_window`` requests from one address group (``inputs.address_group``:
+    an IPv4 address, an IPv6 /64) in a fixed window of ``window`` seconds; a refusal is
+    counted in ``refusals`` as ``reason``. Cheap: one dictionary look-up a request, and
+    at most :data:`MAX_RATE_GROUPS` groups remembered, the least recently seen forgotten
+    first."""
+
+    refusals: Refusals
+    clock: Callable[[], float]
+    reason: str
+    per_window: int
+    window: float = 60.0
+    _windows: OrderedDict[str, tuple[float, int]] = field(default_factory=OrderedDict)
+
+    def allow(self, address: str) -> bool:
+        """Whether one more request from ``address`` is allowed now (and count it)."""
+        now, group = self.clock(), address_group(address)
+        started, seen = self._windows.get(group, (now, 0))
+        if now - started >= self.window:
+            started, seen = now, 0
+        if seen >= self.per_window:
+            self.refusals.count(self.reason)
+            return False
+        self._windows[group] = (started, seen + 1)
+        self._windows.move_to_end(group)
+        while len(self._windows) > MAX_RATE_GROUPS:
+            self._windows.popitem(last=False)
+        return True
 
 
 def open_file_limit() -> int | None:

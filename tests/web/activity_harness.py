@@ -7,6 +7,12 @@ READY dispatch, then a reply with the same nonce to each command), and a proxy p
 ``<app>.discordsays.com``: it forwards ``/.proxy/<path>`` and ``/<path>`` to
 ``PUBLIC_URL/activity/<path>`` (the URL mapping of the README), streams included.
 
+The instance's participants (``GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS``, and the
+``ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE`` event, sent by :func:`participants_changed`)
+are the members whose Activity is open in that :class:`Instance`, as Discord's client
+names them (the user object of the SDK's schema). Launched in a DM (``guild_id=None``),
+the frame's query has no ``guild_id``, as in Discord.
+
 The frame's origin is ``http://localhost:<port>`` (Chromium treats localhost as secure,
 so an HTTPS page may frame it), unlike the pages' ``127.0.0.1``: the page therefore goes
 through ``/.proxy/`` as inside Discord.
@@ -15,7 +21,7 @@ through ``/.proxy/`` as inside Discord.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
@@ -34,7 +40,16 @@ html, body { margin: 0; height: 100%; } iframe { border: 0; width: 100%; height:
 const frame = document.getElementById("activity");
 window.commands = [];
 window.handshakes = [];
+window.subscribed = [];
 function send(message) { frame.contentWindow.postMessage(message, "*"); }
+// Someone joined or left the instance: Discord's event to those subscribed.
+window.participantsChanged = async () => {
+  if (!window.subscribed.includes("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE")) return false;
+  const participants = JSON.parse(await window.discordParticipants());
+  const evt = "ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE";
+  send([1, { cmd: "DISPATCH", evt, nonce: null, data: { participants } }]);
+  return true;
+};
 window.addEventListener("message", async (event) => {
   if (event.source !== frame.contentWindow || !Array.isArray(event.data)) return;
   const [opcode, payload] = event.data;
@@ -59,10 +74,43 @@ window.addEventListener("message", async (event) => {
     data = { access_token: payload.args.access_token, user, scopes: ["identify"],
              expires: "2099-01-01T00:00:00.000Z",
              application: { description: "", id: "__CLIENT__", name: "Schotten-Totten" } };
+  } else if (payload.cmd === "GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS") {
+    data = { participants: JSON.parse(await window.discordParticipants()) };
+  } else if (payload.cmd === "SUBSCRIBE") {
+    window.subscribed.push(payload.evt);
+    data = { evt: payload.evt };
   }
   send([1, { cmd: payload.cmd, evt: null, nonce: payload.nonce, data }]);
 });
 </script></body></html>"""
+
+
+@dataclass
+class Instance:
+    """The members who have the Activity open in one channel (Discord's instance)."""
+
+    members: list[Any] = field(default_factory=list)
+
+    def participants(self) -> str:
+        return json.dumps(
+            [
+                {
+                    "id": str(member.id),
+                    "username": f"user{member.id}",
+                    "global_name": member.name,  # the name Discord shows
+                    "discriminator": "0",
+                    "avatar": None,
+                    "flags": 0,
+                    "bot": False,
+                }
+                for member in self.members
+            ]
+        )
+
+
+async def participants_changed(page: Any) -> bool:
+    """Discord tells the page of ``page`` (a member's client) that the instance changed."""
+    return bool(await page.evaluate("window.participantsChanged()"))
 
 
 @dataclass
@@ -117,17 +165,25 @@ async def open_activity(
     fake: FakeDiscord,
     member: Any,
     *,
-    guild_id: int,
+    guild_id: int | None,
     channel_id: int,
     errors: list[str],
     platform: str = "desktop",
     viewport: dict[str, int] | None = None,
+    instance: Instance | None = None,
+    fake_timers: bool = False,
 ) -> tuple[Any, Any]:
-    """A member's Discord client with the Activity open: (the page, the Activity's frame)."""
+    """A member's Discord client with the Activity open: (the page, the Activity's frame).
+    ``instance``: who else has it open there (the member joins it); ``guild_id`` None:
+    launched in a DM; ``fake_timers``: the page's timers run on Playwright's clock
+    (``page.clock``), moved on by the test only."""
+    instance = instance if instance is not None else Instance()
+    instance.members.append(member)
     context = await browser.new_context(locale="en-GB", viewport=viewport or {"width": 1100, "height": 900})
     query = (
         f"frame_id=frame-{member.id}&instance_id=i-{channel_id}&platform={platform}"
-        f"&guild_id={guild_id}&channel_id={channel_id}"
+        + ("" if guild_id is None else f"&guild_id={guild_id}")
+        + f"&channel_id={channel_id}"
     )
     parent = PARENT.replace("__SRC__", f"{proxy.origin}/?{query}").replace("__CLIENT__", str(CLIENT_ID))
 
@@ -152,8 +208,11 @@ async def open_activity(
             return None
         return {"username": f"user{member.id}", "discriminator": "0", "id": str(member.id), "public_flags": 0}
 
+    await page.expose_function("discordParticipants", instance.participants)
     await page.expose_function("discordAuthorize", authorize)
     await page.expose_function("discordAuthenticate", authenticate)
+    if fake_timers:
+        await page.clock.install()
     await page.goto(HARNESS)
     handle = await page.wait_for_selector("#activity")
     content = await handle.content_frame()

@@ -16,6 +16,7 @@ from typing import Any
 import pytest_asyncio
 from playwright.async_api import expect
 
+from bot.community.ratings import guild_scope
 from tests.cogs.helpers import challenge_and_accept, setup_members
 from tests.web.activity_harness import Proxy, open_activity
 from tests.web.browser import ARGS, CHROMIUM, _unavailable, screenshot_path
@@ -66,6 +67,7 @@ async def test_two_members_play_in_discord_while_a_third_watches(
 ):
     env, bot = simcord_env, simcord_bot
     guild, channel, (alice, bob, carol) = setup_members(env, ("alice", "bob", "carol"))
+    scope = guild_scope(guild.id)
     game_id = await challenge_and_accept(env, channel, alice, bob)
     record = await bot.service.get(game_id)
     errors: list[str] = []
@@ -119,9 +121,20 @@ async def test_two_members_play_in_discord_while_a_third_watches(
     else:
         raise AssertionError("the game did not end")
     record = await bot.service.get(game_id)
+    changes = {user: (before, after) for user, before, after in await bot.rankings.changes(game_id, scope)}
+    assert set(changes) == {alice.id, bob.id}
     for member in (alice, bob):
-        await settled(bot, frames[member.id])
-        await expect(frames[member.id].locator("#status")).to_contain_text("win", timeout=WAIT)
+        frame = frames[member.id]
+        await settled(bot, frame)
+        await expect(frame.locator("#status")).to_contain_text("win", timeout=WAIT)
+        # The result under the table: how it ended, and both ratings before → after.
+        result = frame.locator("section.result")
+        await expect(result).to_be_visible(timeout=WAIT)
+        await expect(result.locator(".outcome")).to_contain_text("win")
+        await expect(result.locator(".ratings li")).to_have_count(2)
+        for user, (before, after) in changes.items():
+            name = "alice" if user == alice.id else "bob"
+            await expect(result).to_contain_text(f"{name}: {round(before)} → {round(after)}")
     assert shots == {"activity-desktop", "activity-phone"}
     assert await watcher.locator("#hand").count() == 0
     assert errors == [], errors

@@ -13,13 +13,17 @@ import { type Step, IDLE, movesOfCard, returnMove, targetsOf } from "./steps";
 export interface PageData {
   texts: Texts;
   state: State;
-  base: string;
+  // The seat's routes; a function where it changes while the seat is open (the
+  // Activity's session, renewed in the path).
+  base: string | (() => string);
+  // Called once when the game is over (the Activity then shows the result).
+  onOver?: () => void;
 }
 
 /** Draw the seat of ``data`` into ``main`` and keep it up to date (its event stream). */
 export function mountTable(data: PageData, main: HTMLElement): void {
   const texts = data.texts;
-  const base = data.base;
+  const base = (): string => (typeof data.base === "string" ? data.base : data.base());
   let state = data.state;
   let step: Step = IDLE;
   let busy = false;
@@ -96,7 +100,7 @@ export function mountTable(data: PageData, main: HTMLElement): void {
     const abort = new AbortController();
     const timer = window.setTimeout(() => abort.abort(), 8000);
     try {
-      answer = await fetch(`${base}/move`, {
+      answer = await fetch(`${base()}/move`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ move: move.move, version: state.version }),
@@ -154,7 +158,7 @@ export function mountTable(data: PageData, main: HTMLElement): void {
 
   async function refresh(): Promise<void> {
     try {
-      const answer = await fetch(`${base}/state`, { credentials: "omit" });
+      const answer = await fetch(`${base()}/state`, { credentials: "omit" });
       const body = await answer.json();
       if (answer.ok) take(body as State, true);
       else if (answer.status === 410) over(body.error, body.replay ?? null);
@@ -173,7 +177,7 @@ export function mountTable(data: PageData, main: HTMLElement): void {
 
   async function askHint(): Promise<void> {
     try {
-      const answer = await fetch(`${base}/hint`, { method: "POST", credentials: "omit", headers: { "Content-Type": "application/json" }, body: "{}" });
+      const answer = await fetch(`${base()}/hint`, { method: "POST", credentials: "omit", headers: { "Content-Type": "application/json" }, body: "{}" });
       const body = await answer.json();
       hint = answer.ok ? body.text : body.error;
       hintMove = answer.ok ? (body.move as MoveData) : null;
@@ -450,7 +454,7 @@ export function mountTable(data: PageData, main: HTMLElement): void {
 
   function startStream(): void {
     if (closed) return;
-    stream = new EventSource(`${base}/events`);
+    stream = new EventSource(`${base()}/events`);
     stream.addEventListener("open", () => {
       retry = 1000;
       if (connection !== "online") {
@@ -479,7 +483,15 @@ export function mountTable(data: PageData, main: HTMLElement): void {
     });
   }
 
+  let toldOver = false;
+  function tellOver(): void {
+    if (toldOver || !state.over) return;
+    toldOver = true;
+    data.onOver?.();
+  }
+
   function stopStream(): void {
+    tellOver();
     closed = true;
     stream?.close();
     stream = null;
@@ -491,4 +503,5 @@ export function mountTable(data: PageData, main: HTMLElement): void {
 
   render();
   if (!state.over) startStream();
+  else tellOver();
 }
