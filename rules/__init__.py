@@ -1,6 +1,6 @@
 """Schotten-Totten rules engine: pure, deterministic, no I/O."""
 
-# The game (rules/game.py, rules/view.py, rules/values.py) and the value types it uses.
+# The game (rules/game.py on rules/table.py, rules/view.py, rules/values.py) and the value types it uses.
 from rules import errors as errors
 from rules import moves as moves
 from rules.cards import CARDS_BY_ID as CARDS_BY_ID

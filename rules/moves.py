@@ -24,6 +24,7 @@ from typing import Literal
 
 from rules.cards import MAX_VALUE, Card, parse_card
 from rules.errors import NotationError
+from rules.values import Result
 
 Deck = Literal["clan", "tactic"]
 
@@ -177,3 +178,24 @@ def parse_log_move(text: str, *, max_value: int = 10) -> LogMove:
     if word == "forfeit":
         return Forfeit()
     return parse_move(text, max_value=max_value)
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What one applied move did. Only ``drawn`` is private (to the mover)."""
+
+    move: LogMove
+    player: int
+    drawn: Card | None = None
+    decided: tuple[tuple[int, int], ...] = ()  # (stone 1-9, new owner) for each stone won
+    result: Result | None = None
+
+    @property
+    def game_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def public_move(self) -> LogMove | None:
+        """The move as the opponent may see it: None for a Scout return (which cards went
+        back is private to the mover), else the move itself."""
+        return None if isinstance(self.move, ScoutReturn) else self.move
