@@ -1268,6 +1268,7 @@ CATALOGUE.update(
         "table.your_side": "Your side",
         "table.their_side": "{name}'s side",
         "table.cards_in_hand": "{name}: {count} cards in hand",
+        "table.tactics_in_hand": "tactic cards among them: {count}",
         "table.stone": "Stone {number}",
         "table.claim": "Claim stone {number}",
         "table.won_by": "won by {name}",
