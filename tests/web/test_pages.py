@@ -121,6 +121,8 @@ async def test_forged_and_foreign_links_are_404(simcord_env, simcord_bot):
         f"{root}/ladder/{guild.id}/{token}",
         f"{root}/watch/{game_id}/{forged}/events",
         f"{root}/watch/{game_id}/{forged}/board.png",
+        f"{root}/watch/{game_id}/{forged}/state",
+        f"{root}/watch/{other_id}/{token}/state",
         f"{root}/",
         f"{root}/static/../server.py",
     ):
