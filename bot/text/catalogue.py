@@ -1164,7 +1164,6 @@ CATALOGUE.update(
         "web.player": "Player",
         "web.rating": "Rating",
         "web.stones": "Stones",
-        "web.cards": "Cards in hand",
         "web.unrated": "unrated",
         "web.moves": "Moves",
         "web.no_moves": "No moves yet.",

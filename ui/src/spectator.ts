@@ -6,7 +6,9 @@
 //
 // Meant to be mounted by more than one page: the watch page (ui/src/watch.ts) and the
 // Discord Activity, for a game the member watches (call mountSpectator with its own
-// element and its own routes' URLs: what the element shows depends only on them).
+// element and its own routes' URLs: what the element shows depends only on them). Like
+// the seat's view, it marks <body> with the game, its version and the connection
+// (data-game, data-version, data-connection) for tests and styles.
 
 import { type Translate, deadlineLine, deckParts, discardsLine, drawStone, el, handLine, ownerMark, cardFace, translator } from "./board";
 import { type Connection, follow } from "./follow";
@@ -57,7 +59,7 @@ export async function mountSpectator(root: HTMLElement, urls: SpectatorUrls, ini
   const data = initial ?? ((await (await fetch(urls.state, { credentials: "omit", cache: "no-store" })).json()) as SpectatorData);
   const t: Translate = translator(data.texts);
   let state = data.state;
-  let connection: Connection = state.over ? "over" : "live";
+  let connection: Connection | null = state.over ? "over" : null; // null: not yet connected
   let seconds = 0;
 
   function names(): [string, string] {
@@ -119,9 +121,16 @@ export async function mountSpectator(root: HTMLElement, urls: SpectatorUrls, ini
     );
   }
 
-  function connectionLine(): HTMLElement {
-    const text = t(CONNECTION_TEXTS[connection], { seconds });
-    return el("p", { id: "connection", class: `connection ${connection}`, role: "status", "aria-live": "polite" }, text);
+  // One element for the page's life: a live region re-created on every move would be
+  // read out again each time.
+  const connectionLine = el("p", { id: "connection", role: "status", "aria-live": "polite" });
+
+  function showConnection(): void {
+    connectionLine.hidden = connection === null;
+    if (connection === null) return;
+    connectionLine.className = `connection ${connection}`;
+    connectionLine.textContent = t(CONNECTION_TEXTS[connection], { seconds });
+    document.body.dataset.connection = connection;
   }
 
   function render(): void {
@@ -133,7 +142,7 @@ export async function mountSpectator(root: HTMLElement, urls: SpectatorUrls, ini
         {},
         el("h1", {}, state.title),
         el("p", { class: "note" }, t("live_note")),
-        connectionLine(),
+        connectionLine,
         el("p", { id: "status" }, state.status),
         deadline ? el("p", { id: "deadline" }, deadline) : null,
         el("div", { id: "players" }, player(state.players[1], 1), player(state.players[0], 0)),
@@ -151,14 +160,9 @@ export async function mountSpectator(root: HTMLElement, urls: SpectatorUrls, ini
     const body = document.body.dataset;
     body.game = String(state.game);
     body.version = String(state.version);
-    body.connection = connection;
   }
 
-  function showConnection(): void {
-    root.querySelector("#connection")?.replaceWith(connectionLine());
-    document.body.dataset.connection = connection;
-  }
-
+  showConnection();
   render();
   if (state.over) return;
   await follow(urls.events, {
