@@ -1,6 +1,6 @@
 """The board in words, for a screen reader and for anyone who cannot see the picture:
 per stone both sides' cards, the formation of a complete side, the terrain and the
-owner; the decks, the hand sizes, the discards and whose turn it is.
+owner; the decks, the hand sizes (and their tactic cards), the discards and whose turn it is.
 
 Built from a ``PublicView`` only (what everybody at the table may see), in the current
 language of the catalogue. The replay's steps pass the finished game's view of a step,
@@ -67,7 +67,10 @@ def describe_board(public: PublicView, names: Sequence[str], status: str) -> lis
     else:
         lines.append(t("web.describe.deck", clan=clan))
     for seat in (0, 1):
-        lines.append(t("web.describe.hand", name=names[seat], n=public.hand_sizes[seat]))
+        line = t("web.describe.hand", name=names[seat], n=public.hand_sizes[seat])
+        if public.options.tactics:  # the tactic cards' backs differ: their number is public
+            line += "; " + t("table.tactics_in_hand", count=public.hand_tactics[seat])
+        lines.append(line)
     if public.discards:
         lines.append(t("web.describe.discards", cards=_cards([card for _, card in public.discards])))
     return lines

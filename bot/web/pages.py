@@ -1,16 +1,18 @@
 """The HTML of the pages: plain strings, every value from outside written through
 ``html.escape`` (names are what members call themselves: ``<script>`` is a name too).
 
-No script or style inside a page: the Content Security Policy allows only
-``/static/app.js`` and ``/static/style.css``. The live page's changes arrive as JSON
-that the script writes with ``textContent``, never as HTML.
+No script or style inside a page: the Content Security Policy allows only the site's
+own files (``/static/``). A page's data for its script is a JSON block
+(:func:`script_json`) that the script writes with ``textContent``, never as HTML.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
+from typing import Any
 
 from bot.text import i18n
 from bot.text.catalogue import t
@@ -29,8 +31,19 @@ class OpenGraph:
     url: str
 
 
-def document(title: str, body: str, *, page: str, og: OpenGraph | None = None, data: str = "") -> str:
-    """A whole page; ``data``: attributes of ``<body>`` already escaped (``attrs``)."""
+def document(
+    title: str,
+    body: str,
+    *,
+    page: str,
+    og: OpenGraph | None = None,
+    data: str = "",
+    script: str = "/static/app.js",
+    style: str = "/static/style.css",
+) -> str:
+    """A whole page; ``data``: attributes of ``<body>`` already escaped (``attrs``);
+    ``script`` and ``style``: its one script and style sheet (the watch page's are the
+    table's)."""
     meta = ""
     if og is not None:
         meta = (
@@ -47,10 +60,17 @@ def document(title: str, body: str, *, page: str, og: OpenGraph | None = None, d
         f'<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta name="referrer" content="no-referrer">'
         f"<title>{e(title)}</title>{meta}"
-        f'<link rel="stylesheet" href="/static/style.css">'
-        f'<script src="/static/app.js" defer></script></head>'
+        f'<link rel="stylesheet" href="{e(style)}">'
+        f'<script src="{e(script)}" defer></script></head>'
         f'<body data-page="{e(page)}"{data}><main>{body}</main></body></html>'
     )
+
+
+def script_json(data: dict[str, Any]) -> str:
+    """JSON inside an HTML ``<script type="application/json">``: no ``<``, ``>`` or
+    ``&`` can close the element or start markup (a name is what a member typed)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def attrs(**values: str) -> str:
@@ -84,61 +104,6 @@ def not_found() -> str:
 def message_page(text: str) -> str:
     """A page that only says ``text`` (not found, unavailable)."""
     return document(t("web.site"), f"<h1>{e(t('web.site'))}</h1><p>{e(text)}</p>", page="none")
-
-
-# ----------------------------------------------------------------------- live
-
-
-def players_table(players: Sequence[dict[str, object]]) -> str:
-    head = "".join(f"<th>{e(t(key))}</th>" for key in ("web.player", "web.rating", "web.stones", "web.cards"))
-    rows = "".join(
-        f'<tr data-seat="{seat}"><td class="name">{e(p["name"])}</td><td class="rating">{e(p["rating"])}</td>'
-        f'<td class="stones">{e(p["stones"])}</td><td class="hand">{e(p["hand"])}</td></tr>'
-        for seat, p in enumerate(players)
-    )
-    return scrolling(f'<table id="players"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>')
-
-
-def move_list(moves: Sequence[str]) -> str:
-    if not moves:
-        return f'<ol id="moves"></ol><p id="no-moves">{e(t("web.no_moves"))}</p>'
-    items = "".join(f"<li>{e(move)}</li>" for move in moves)
-    return f'<ol id="moves">{items}</ol>'
-
-
-def live_page(payload: dict[str, object], *, events: str, og: OpenGraph) -> str:
-    players = payload["players"]
-    moves = payload["moves"]
-    described = payload["description"]
-    assert isinstance(players, list) and isinstance(moves, list) and isinstance(described, list)
-    replay = payload.get("replay")
-    replay_link = f'<p><a id="replay" href="{e(replay)}">{e(t("web.open_replay"))}</a></p>' if replay else ""
-    body = (
-        f'<h1 id="title">{e(payload["title"])}</h1>'
-        f'<p class="note">{e(t("web.live_note"))}</p>'
-        f'<p id="connection" class="connection" role="status" aria-live="polite" hidden></p>'
-        f'<p id="status" class="status">{e(payload["status"])}</p>'
-        f"{board_picture(str(payload['board']), str(payload['board_alt']))}"
-        f"{description(described)}"
-        f"{players_table(players)}"
-        f"<h2>{e(t('web.moves'))}</h2>{move_list(moves)}{replay_link}"
-        f"<noscript><p>{e(t('web.needs_script'))}</p></noscript>"
-    )
-    return document(
-        str(payload["title"]),
-        body,
-        page="live",
-        og=og,
-        data=attrs(
-            events=events,
-            version=str(payload["version"]),
-            over="1" if payload["over"] else "",
-            text_live=t("web.connection.live"),
-            text_reconnecting=t("web.connection.reconnecting"),
-            text_refused=t("web.connection.refused"),
-            text_over=t("web.connection.over"),
-        ),
-    )
 
 
 # --------------------------------------------------------------------- replay

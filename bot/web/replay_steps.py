@@ -21,7 +21,7 @@ from bot.text.notation import card_text
 from bot.text.render import render_move, render_result
 from bot.web.describe import describe_board
 from rules.game import Game
-from rules.moves import parse_log_move
+from rules.moves import LogMove, parse_log_move
 
 CACHED = 32  # replays (game and language) whose positions are kept
 
@@ -34,6 +34,17 @@ def turn_ends(players: Sequence[int]) -> list[int]:
         if index + 1 == len(players) or players[index + 1] != player:
             ends.append(index + 1)
     return ends
+
+
+def turns_of(
+    moves: Sequence[tuple[int, LogMove | None]], names: Sequence[str]
+) -> tuple[list[int], list[str]]:
+    """``moves`` (a public view's ``last_moves``) a turn at a time: the positions between
+    turns (:func:`turn_ends`) and each turn's moves as text. The replay's turns, and the
+    watch page's list of a game still being played."""
+    ends = turn_ends([player for player, _ in moves])
+    texts = [render_move(player, move, names) for player, move in moves]
+    return ends, ["; ".join(texts[start:end]) for start, end in itertools.pairwise(ends)]
 
 
 def turn_of(ends: Sequence[int], step: int) -> int:
@@ -127,13 +138,10 @@ def replay_of(finished: FinishedGame, names: tuple[str, str], language: str) -> 
     if cached is not None:
         _replays.move_to_end(key)
         return cached
-    players = [player for player, _ in finished.moves]
-    ends = turn_ends(players)
     full = Game.replay(
         finished.seed, finished.options, list(finished.moves), first_player=finished.first_player
     )
-    texts = [render_move(player, move, names) for player, move in full.public_view().last_moves]
-    turns = ["; ".join(texts[start:end]) for start, end in itertools.pairwise(ends)]
+    ends, turns = turns_of(full.public_view().last_moves, names)
     game = Game.replay(finished.seed, finished.options, [], first_player=finished.first_player)
     positions = []
     for turn, end in enumerate(ends):

@@ -3,10 +3,11 @@ that player's :class:`~rules.view.PlayerView` only (:func:`seat_state`), and the
 texts in the member's language (:func:`table_texts`).
 
 A seat's state holds its own hand and the table everybody sees: the stones with both
-sides' cards, terrain and owners, both decks' sizes, the opponent's hand size, the
-discards, whose turn it is, the deadline, the last moves and the seat's legal moves. It
-never holds the opponent's hand, the order of a deck, nor what the player alone knows of
-either through Scout (the cards they put back): a scan of it finds no hidden card.
+sides' cards, terrain and owners, both decks' sizes, the opponent's hand size and how
+many of those are tactic cards (their backs differ), the discards, whose turn it is,
+the deadline, the last moves and the seat's legal moves. It never holds the opponent's
+hand, the order of a deck, nor what the player alone knows of either through Scout (the
+cards they put back): a scan of it finds no hidden card.
 
 The legal moves come from the engine, each with its text notation (what the page posts
 back) and the parts the page needs to guide it step by step; the page never decides
@@ -24,7 +25,7 @@ from bot.text.notation import card_text, short_card
 from bot.text.render import describe_move, render_move, render_result, sort_hand
 from rules.cards import Card, ClanCard
 from rules.moves import Claim, Deserter, Draw, Move, Pass, PlayCard, Redeploy, Scout, ScoutReturn, Traitor
-from rules.view import PlayerView
+from rules.view import PlayerView, StoneView
 
 LAST_MOVES = 12  # the moves a seat is shown, newest last
 
@@ -70,7 +71,8 @@ def move_data(move: Move) -> dict[str, Any]:
     return data
 
 
-def _stones(view: PlayerView) -> list[dict[str, Any]]:
+def stones_data(stones: Sequence[StoneView]) -> list[dict[str, Any]]:
+    """The stones as everybody sees them (a seat's and a spectator's state alike)."""
     return [
         {
             "number": stone.number,
@@ -80,7 +82,7 @@ def _stones(view: PlayerView) -> list[dict[str, Any]]:
             "mud": stone.mud,
             "needed": stone.needed,
         }
-        for stone in view.stones
+        for stone in stones
     ]
 
 
@@ -115,11 +117,16 @@ def seat_state(
         "title": t("web.game_title", game_id=record.id, name0=names[0], name1=names[1]),
         "status": status,
         "players": [
-            {"name": names[player], "hand": public.hand_sizes[player], "stones": stones_won[player]}
+            {
+                "name": names[player],
+                "hand": public.hand_sizes[player],
+                "tactics": public.hand_tactics[player],  # their backs differ: public
+                "stones": stones_won[player],
+            }
             for player in (0, 1)
         ],
         "hand": [card_data(card) for card in sort_hand(view.hand)],  # as the DM shows it
-        "stones": _stones(view),
+        "stones": stones_data(view.stones),
         "decks": {"clan": view.deck_sizes[0], "tactic": view.deck_sizes[1]},
         "discards": [{"player": player, "card": card_data(card)} for player, card in view.discards],
         "current": current,
@@ -139,6 +146,7 @@ TEXT_KEYS = (
     "table.your_side",
     "table.their_side",
     "table.cards_in_hand",
+    "table.tactics_in_hand",
     "table.stone",
     "table.claim",
     "table.won_by",
@@ -180,8 +188,9 @@ TEXT_KEYS = (
 )
 
 
-def table_texts() -> dict[str, str]:
-    """The texts of :data:`TEXT_KEYS` in the current language, keyed without ``table.``;
-    placeholders (``{number}``) are filled in by the page."""
+def table_texts(keys: Sequence[str] = TEXT_KEYS) -> dict[str, str]:
+    """The texts of ``keys`` (the seat's: :data:`TEXT_KEYS`) in the current language,
+    keyed without ``table.`` or ``web.``; placeholders (``{number}``) are filled in by
+    the page."""
     # ``t`` without parameters formats nothing: the placeholders stay for the page.
-    return {key.removeprefix("table.").removeprefix("web."): t(key) for key in TEXT_KEYS}
+    return {key.removeprefix("table.").removeprefix("web."): t(key) for key in keys}

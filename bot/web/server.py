@@ -2,14 +2,17 @@
 
 Routes (``<token>``: ``bot.web.tokens``, for exactly that game or server):
 
-* ``/watch/<game>/<token>``: the live game, public information only (``PublicView``),
-  ``.../events`` its event stream, ``.../board.png`` its board picture;
+* ``/watch/<game>/<token>``: the live game as a spectator's table, public information
+  only (``PublicView``; ``bot.web.spectator``), ``.../state`` its state as JSON,
+  ``.../events`` its event stream, ``.../board.png`` its board picture (link previews,
+  Discord's embeds);
 * ``/replay/<game>/<token>?step=N``: a finished game a turn at a time with both hands,
   ``.../board/<N>.png``, ``.../record.txt``, ``.../positions.json`` (each turn's position,
   for the script);
 * ``/ladder/<guild>/<token>?page=N``: the server's ratings, charts and recent games, and
   its tournaments (standings or bracket, and the latest round's pairings);
-* ``/static/``: the one script and style sheet.
+* ``/static/``: the script and style sheet of the replay and the ladder (the watch
+  page's are the table's, ``/static/table/``).
 
 Anything else, a wrong token, a number that is not plain ASCII digits (``inputs.py``),
 a game in progress asked for as a replay, or a server that turned its links off: 404
@@ -43,16 +46,16 @@ from bot.pictures.cache import PictureCache, PictureKey
 from bot.storage import MatchRow, RatingStore, TournamentStore
 from bot.text import i18n
 from bot.text.catalogue import t
-from bot.text.render import render_move, render_result
+from bot.text.render import render_result
 from bot.web import pages
 from bot.web.answers import REFUSALS, SECURITY_HEADERS, NotFound, guarded
-from bot.web.describe import describe_board
 from bot.web.feeds import Feeds
 from bot.web.inputs import address_of, number
 from bot.web.limits import Refusals, StreamSlots
 from bot.web.links import Links
 from bot.web.now_playing import LiveGames, in_play
 from bot.web.replay_steps import neighbours, replay_of
+from bot.web.spectator import public_state, spectator_texts, watch_page
 from bot.web.tokens import Kind, Signer
 from bot.web.tournaments import tournament_views
 from rules.game import Game
@@ -149,49 +152,22 @@ async def _ratings(sources: Sources, record: LiveGame) -> tuple[str, str]:
 
 
 async def live_payload(sources: Sources, record: LiveGame, language: str) -> dict[str, Any]:
-    """What a live page shows, built from the game's ``PublicView``, the names and the
-    ratings only: never from a hand, the deck or the move log itself."""
+    """A spectator's state of ``record`` (:func:`bot.web.spectator.public_state`): built
+    from the game's ``PublicView``, the names and the ratings only, never from a hand,
+    the deck or the move log itself; cached per version and language.
+
+    Whoever may watch the game decides that before: the watch page (its link's token)
+    and the Discord Activity's list of a channel's games (its session) both call this."""
     key = (record.id, record.version, language)
     cached = sources._payloads.get(key)
     if cached is not None:
         return cached
     public = record.game.public_view()
     names = await sources.names.pair(record.players, record.guild_id)
-    ratings = await _ratings(sources, record)
-    base = f"/watch/{record.id}/{sources.signer.token('watch', record.id)}"
-    stones = [0, 0]
-    for stone in public.stones:
-        if stone.owner is not None:
-            stones[stone.owner] += 1
-    if public.result is not None:
-        status = render_result(public.result, names)
-    elif public.current_player is not None:
-        status = t("web.to_play", name=names[public.current_player])
-    else:
-        status = ""
-    payload: dict[str, Any] = {
-        "version": public.version,
-        "over": public.is_over,
-        "title": t("web.game_title", game_id=record.id, name0=names[0], name1=names[1]),
-        "status": status,
-        "board": f"{base}/board.png?v={public.version}",
-        "board_alt": t("web.board_alt", game_id=record.id),
-        "description": describe_board(public, names, status),
-        "players": [
-            {
-                "name": names[seat],
-                "rating": ratings[seat],
-                "stones": stones[seat],
-                "hand": public.hand_sizes[seat],
-            }
-            for seat in (0, 1)
-        ],
-        "moves": [render_move(player, move, names) for player, move in public.last_moves],
-        "replay": sources.links.replay(record.id).removeprefix(sources.links.public_url)
-        if public.is_over
-        else None,
-        "replay_label": t("web.open_replay"),
-    }
+    replay = None
+    if public.is_over:
+        replay = sources.links.replay(record.id).removeprefix(sources.links.public_url)
+    payload = public_state(record, public, names, await _ratings(sources, record), replay=replay)
     sources._payloads[key] = payload
     while len(sources._payloads) > 512:
         sources._payloads.popitem(last=False)
@@ -207,16 +183,29 @@ async def _live_record(request: web.Request) -> tuple[Sources, LiveGame]:
 
 
 async def watch(request: web.Request) -> web.StreamResponse:
+    """The watch page: the table as a spectator sees it (``bot.web.spectator``); its
+    link preview shows the board picture."""
     sources, record = await _live_record(request)
     payload = await live_payload(sources, record, i18n.current())
     url = f"{sources.links.public_url}{request.path}"
     og = pages.OpenGraph(
         title=payload["title"],
         description=payload["status"],
-        image=f"{sources.links.public_url}{payload['board']}",
+        image=f"{url}/board.png?v={payload['version']}",
         url=url,
     )
-    return _html(pages.live_page(payload, events=f"{request.path}/events", og=og))
+    urls = {"state": f"{request.path}/state", "events": f"{request.path}/events"}
+    return _html(watch_page(payload, urls=urls, og=og))
+
+
+async def watch_state(request: web.Request) -> web.StreamResponse:
+    """The spectator's texts and state as JSON: what ``mountSpectator`` starts from when
+    its page did not bring them."""
+    sources, record = await _live_record(request)
+    data = {"texts": spectator_texts(), "state": await live_payload(sources, record, i18n.current())}
+    response = web.json_response(data, dumps=lambda value: json.dumps(value, ensure_ascii=False))
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 async def watch_board(request: web.Request) -> web.StreamResponse:
@@ -513,6 +502,7 @@ def make_app(sources: Sources) -> web.Application:
     app.router.add_get("/", _root)
     app.router.add_get("/static/{name}", _static)
     app.router.add_get("/watch/{game}/{token}", watch)
+    app.router.add_get("/watch/{game}/{token}/state", watch_state)
     app.router.add_get("/watch/{game}/{token}/events", events)
     app.router.add_get("/watch/{game}/{token}/board.png", watch_board)
     app.router.add_get("/replay/{game}/{token}", replay)

@@ -14,7 +14,7 @@ Routes, ``<token>`` signing exactly that game and seat (``bot.web.tokens``, kind
 * ``POST .../hint``: in a game against the AI, the hard AI's suggestion (``Opponent.hint``);
 * ``GET .../events``: an event stream of the seat's state, sent again after every change
   (a move in Discord, the AI's, the other player's table), then ``end``;
-* ``/static/table/<file>``: the built script and style sheet.
+* ``/static/table/<file>``: the built scripts (the seat's, the watch page's) and style sheet.
 
 A wrong token (forged, another game's or the other seat's) answers 404 like any unknown
 page; a finished game 410 ("this game is over", with the replay's link). Everything a
@@ -45,6 +45,7 @@ from bot.text.render import describe_hint
 from bot.web import pages
 from bot.web.answers import SECURITY_HEADERS, NotFound
 from bot.web.inputs import address_of, number
+from bot.web.pages import script_json
 from bot.web.seat_state import move_data, seat_state, table_texts
 from bot.web.server import KEEPALIVE, SOURCES, STATIC, Sources
 from rules.ai import Hint
@@ -54,7 +55,7 @@ from rules.moves import Move, parse_move
 log = logging.getLogger(__name__)
 
 TABLE_STATIC = STATIC / "table"
-STATIC_FILES = {"table.js": "text/javascript", "table.css": "text/css"}
+STATIC_FILES = {"table.js": "text/javascript", "watch.js": "text/javascript", "table.css": "text/css"}
 MAX_MOVE = 100  # characters of a posted move's notation
 STATES_KEPT = 256  # encoded states (game, version, stored, seat, language) a seat's pages share
 
@@ -201,13 +202,6 @@ def _gone(seat: SeatRequest, *, as_json: bool) -> web.Response:
         content_type="text/html",
         charset="utf-8",
     )
-
-
-def script_json(data: dict[str, Any]) -> str:
-    """JSON inside an HTML ``<script type="application/json">``: no ``<``, ``>`` or
-    ``&`` can close the element or start markup (a name is what a member typed)."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def table_page(state: dict[str, Any], texts: dict[str, str], *, base: str) -> str:

@@ -10,7 +10,7 @@ import aiohttp
 
 from bot.app import SchottenBot
 
-SRC = re.compile(r'(?:src|href|content|data-events)="([^"]+)"')
+SRC = re.compile(r'(?:src|href|content|data-events|data-state)="([^"]+)"')
 
 
 def base(bot: SchottenBot) -> str:

@@ -1,5 +1,5 @@
 """The pages in a real browser (Chromium through Playwright), on a game played through
-simcord: the live page changes without a reload, a replay steps with the keyboard, a
+simcord: the watch page (the spectator's table) changes without a reload, a replay steps with the keyboard, a
 forged link shows nothing. Screenshots go to tests/output/web/."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ async def test_live_page_follows_moves_and_replay_steps_by_keyboard(simcord_env,
     errors: list[str] = []
     page = await _new_page(browser, errors)
     await page.goto(bot.web.links.watch(game_id))
-    await expect(page.locator("#players .name").first).to_have_text(HOSTILE[0])
+    await expect(page.locator("#players .player[data-seat='0'] .hand")).to_contain_text(HOSTILE[0])
     await expect(page.locator("body")).to_have_attribute(
         "data-version", str((await bot.service.get(game_id)).version)
     )
@@ -52,15 +52,24 @@ async def test_live_page_follows_moves_and_replay_steps_by_keyboard(simcord_env,
         # Within 2 s of the move, without a reload.
         await expect(page.locator("body")).to_have_attribute("data-version", str(now.version), timeout=2000)
         assert await page.evaluate("window.notReloaded") is True
-    assert await page.locator("#moves li").count() >= 3
-    assert await page.locator("img").count() == 1  # the board; no name became an element
-    assert await page.locator("script").count() == 1
+    # A turn per player's play and draw, the newest first; not yet links to the replay.
+    await expect(page.locator("#turns li")).to_have_count(3)
+    assert await page.locator("#turns li").first.get_attribute("value") == "3"
+    assert await page.locator("#turns a").count() == 0
+    assert await page.locator("#hand").count() == 0  # a spectator has no hand
+    assert await page.locator("img").count() == 0  # no name became an element
+    assert await page.locator("script[src]").count() == 1
     await page.screenshot(path=str(screenshot_path("live")), full_page=True)
 
     # Play to the end; then the replay, stepped with the arrow keys.
     while not (record := await bot.service.get(game_id)).game.is_over:
         await dm_turn(by_id[record.current_user], rng, game_id)
     await expect(page.locator("#replay")).to_be_visible(timeout=3000)
+    # Over: each turn links to the replay at the position after it.
+    last = page.locator("#turns li").first.locator("a")
+    end = len(record.game.log)
+    assert (await last.get_attribute("href")).endswith(f"?step={end}")
+    await expect(page.locator("body")).to_have_attribute("data-connection", "over")
     replay = await _new_page(browser, errors)
     await replay.goto(bot.web.links.replay(game_id) + "?step=0")
     await expect(replay.locator("#step")).to_contain_text("Step 0 of")

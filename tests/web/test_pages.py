@@ -35,7 +35,7 @@ def scan(served: list[tuple[str, bytes]], hidden: set[str], names: tuple[str, ..
         text = TOKEN.sub(r"/\1/\2/TOKEN", data.decode())
         leaked = hidden & set(CARD.findall(text))
         assert not leaked, f"hidden cards {leaked} served at {url}"
-        if url.endswith(("/events", "/record.txt")):
+        if url.endswith(("/events", "/state", "/record.txt")):
             continue  # JSON for textContent, and a plain text download: not HTML
         for name in names:
             assert name not in text, f"unescaped name {name!r} at {url}"
@@ -121,6 +121,8 @@ async def test_forged_and_foreign_links_are_404(simcord_env, simcord_bot):
         f"{root}/ladder/{guild.id}/{token}",
         f"{root}/watch/{game_id}/{forged}/events",
         f"{root}/watch/{game_id}/{forged}/board.png",
+        f"{root}/watch/{game_id}/{forged}/state",
+        f"{root}/watch/{other_id}/{token}/state",
         f"{root}/",
         f"{root}/static/../server.py",
     ):

@@ -28,10 +28,13 @@ async def test_a_base_game_at_the_table_against_discord(simcord_env, simcord_bot
     errors: list[str] = []
     page = await open_seat(browser, bot.web.links.seat(game_id, seat), errors)
     await page.evaluate("window.notReloaded = true")
-    # Accessible names: every stone and deck, by name.
+    # Accessible names: every stone and deck, by name; a deck's count is its description.
     for number in range(1, 10):
         await expect(button(page, f"Stone {number}")).to_have_count(1)
-    await expect(button(page, "Clan deck")).to_have_count(1)
+    await expect(button(page, "Clan deck")).to_have_accessible_name("Clan deck")
+    clan = record.game.deck_sizes[0]
+    await expect(button(page, "Clan deck")).to_have_accessible_description(f"{clan} left")
+    await expect(page.locator("#decks .deck-count")).to_have_text(f"{clan} left")  # and shown
     rng = random.Random(8)
     shot = False
     for _ in range(MAX_MOVES):

@@ -34,6 +34,7 @@ export interface StoneData {
 export interface PlayerData {
   name: string;
   hand: number;
+  tactics: number; // tactic cards in the hand (their backs differ: public)
   stones: number;
 }
 

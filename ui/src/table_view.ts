@@ -7,7 +7,8 @@
 // state, or refuses (409: the game moved on, and here is the table as it is now).
 // Every change, made here, in Discord or by the AI, arrives on the event stream.
 
-import { type CardData, type MoveData, type State, type StoneData, type Texts, fill } from "./model";
+import { type Attrs, type Child, cardFace, deadlineLine, deckParts, discardsLine, drawStone as drawStoneOf, el, handLine, ownerMark, translator } from "./board";
+import type { CardData, MoveData, State, StoneData, Texts } from "./model";
 import { type Step, IDLE, movesOfCard, returnMove, targetsOf } from "./steps";
 
 export interface PageData {
@@ -35,34 +36,11 @@ export function mountTable(data: PageData, main: HTMLElement): void {
   let closed = false;
 
 
-  function t(key: string, params: Record<string, string | number> = {}): string {
-    return fill(texts[key] ?? key, params);
-  }
+  const t = translator(texts);
 
   // ------------------------------------------------------------------ elements
 
-  type Child = Node | string | null | undefined | false;
-
-  function el(tag: string, attrs: Record<string, string | boolean | number | undefined> = {}, ...children: Child[]): HTMLElement {
-    const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(attrs)) {
-      if (value === undefined || value === false) continue;
-      node.setAttribute(name, value === true ? "" : String(value));
-    }
-    for (const child of children) {
-      if (child === null || child === undefined || child === false) continue;
-      node.append(typeof child === "string" ? document.createTextNode(child) : child);
-    }
-    return node;
-  }
-
-  function button(
-    key: string,
-    name: string,
-    onTap: (() => void) | null,
-    attrs: Record<string, string | boolean | number | undefined> = {},
-    ...children: Child[]
-  ): HTMLElement {
+  function button(key: string, name: string, onTap: (() => void) | null, attrs: Attrs = {}, ...children: Child[]): HTMLElement {
     const node = el("button", { type: "button", "data-key": key, "aria-label": name, ...attrs }, ...children);
     if (onTap === null || busy) {
       node.setAttribute("disabled", "");
@@ -70,11 +48,6 @@ export function mountTable(data: PageData, main: HTMLElement): void {
       node.addEventListener("click", onTap);
     }
     return node;
-  }
-
-  function cardFace(card: CardData): HTMLElement {
-    const classes = ["card", card.colour ? `c-${card.colour}` : "tactic"];
-    return el("span", { class: classes.join(" "), "aria-hidden": "true" }, card.short);
   }
 
   // ------------------------------------------------------------------ moves
@@ -270,18 +243,15 @@ export function mountTable(data: PageData, main: HTMLElement): void {
 
   function drawStone(stone: StoneData): HTMLElement {
     const seat = state.seat;
-    const [me, them] = [seat, 1 - seat];
     const playable = stoneMove(stone.number) !== null;
     const claim = mine() ? state.legal.find((m) => m.kind === "claim" && m.stone === stone.number) : undefined;
-    const owner = stone.owner === null ? null : names()[stone.owner];
     const stoneName = t("stone", { number: stone.number });
-    const node = el(
-      "div",
-      { class: `stone${owner !== null ? (stone.owner === seat ? " won mine" : " won theirs") : ""}`, id: `stone-${stone.number}` },
-      el("div", { class: "side theirs", role: "group", "aria-label": `${t("their_side", { name: names()[them] })}, ${stoneName}` }, ...stone.sides[them].map((c) => drawCard(c, stone.number, them))),
-      el(
-        "div",
-        { class: "middle" },
+    return drawStoneOf(stone, {
+      far: 1 - seat,
+      near: seat,
+      labels: [`${t("their_side", { name: names()[1 - seat] })}, ${stoneName}`, `${t("your_side")}, ${stoneName}`],
+      card: (card, side) => drawCard(card, stone.number, side),
+      middle: [
         button(
           `stone-${stone.number}`,
           stoneName,
@@ -293,12 +263,10 @@ export function mountTable(data: PageData, main: HTMLElement): void {
         ),
         drawTerrain(stone, "fog"),
         drawTerrain(stone, "mud"),
-        owner !== null ? el("span", { class: "owner" }, `★ ${t("won_by", { name: owner })}`) : null,
+        ownerMark(stone, names(), t),
         claim ? button(`claim-${stone.number}`, t("claim", { number: stone.number }), () => void send(claim), { class: "claim" }, `⚑ ${t("claim", { number: stone.number })}`) : null,
-      ),
-      el("div", { class: "side mine", role: "group", "aria-label": `${t("your_side")}, ${stoneName}` }, ...stone.sides[me].map((c) => drawCard(c, stone.number, me))),
-    );
-    return node;
+      ],
+    });
   }
 
   function drawDecks(): HTMLElement {
@@ -306,23 +274,20 @@ export function mountTable(data: PageData, main: HTMLElement): void {
     const draws = mine() ? legalOf("draw") : [];
     for (const deck of state.tactics ? (["clan", "tactic"] as const) : (["clan"] as const)) {
       const move = draws.find((m) => m.deck === deck);
-      const name = t(`${deck}_deck`);
+      // Named by the deck alone; its count is its description (and shown).
+      const parts = deckParts(deck, state.decks[deck], t);
       decks.push(
         button(
           `deck-${deck}`,
-          name,
+          parts.name,
           move ? () => void send(move) : null,
-          { class: move ? `deck ${deck} lit` : `deck ${deck}` },
-          el("span", { class: "deck-name" }, name),
-          el("span", { class: "deck-count" }, t("deck_left", { count: state.decks[deck] })),
+          { class: move ? `deck ${deck} lit` : `deck ${deck}`, "aria-describedby": parts.describedBy },
+          ...parts.children,
           move ? el("span", { class: "mark", "aria-hidden": "true" }, "▲") : null,
         ),
       );
     }
-    const discards = state.discards.length
-      ? el("p", { class: "discards" }, `${t("discards")}: `, state.discards.map((d) => d.card.label).join(" "))
-      : null;
-    return el("section", { id: "decks" }, ...decks, discards);
+    return el("section", { id: "decks" }, ...decks, discardsLine(state.discards, t));
   }
 
   function prompt(): string {
@@ -403,20 +368,15 @@ export function mountTable(data: PageData, main: HTMLElement): void {
   }
 
   function drawHeader(): HTMLElement {
-    const them = 1 - state.seat;
-    const opponent = state.players[them];
-    let deadline: string | null = null;
-    if (state.deadline !== null && !state.over) {
-      const time = new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: "short", timeStyle: "short" }).format(new Date(state.deadline * 1000));
-      deadline = t("deadline", { time });
-    }
+    const opponent = state.players[1 - state.seat];
+    const deadline = deadlineLine(state.deadline, state.over, t);
     return el(
       "header",
       {},
       el("h1", {}, state.title),
       el("p", { id: "status", class: mine() ? "status mine" : "status" }, mine() ? `▶ ${state.status}` : state.status),
       deadline ? el("p", { id: "deadline" }, deadline) : null,
-      el("p", { id: "opponent-hand" }, t("cards_in_hand", { name: opponent.name, count: opponent.hand })),
+      el("p", { id: "opponent-hand" }, handLine(opponent, state.tactics, t)),
       el("p", { id: "connection", class: connection, role: "status" }, connection === "offline" ? t("offline") : ""),
       notice ? el("p", { id: "notice", class: noticeIsError ? "error" : "", role: noticeIsError ? "alert" : "status" }, notice) : null,
       state.over && state.replay ? el("p", {}, el("a", { href: state.replay, id: "replay" }, t("open_replay"))) : null,

@@ -1,10 +1,8 @@
-// The web companion's one script (the Content Security Policy allows no other).
-// The live page follows its game's event stream and reconnects by itself when the stream
-// is refused or lost, saying so; the replay steps a turn at a time without reloading.
+// The replay's and the ladder's script (the Content Security Policy allows no inline one).
+// The replay steps a turn at a time without reloading. (The watch page is the table's:
+// ui/src/spectator.ts, its event stream followed by ui/src/follow.ts.)
 // Everything from the server is written with textContent, never as HTML.
 "use strict";
-
-// ------------------------------------------------------------------------- live
 
 function setText(id, text) {
   const element = document.getElementById(id);
@@ -20,149 +18,6 @@ function setList(id, lines) {
     item.textContent = line;
     list.appendChild(item);
   }
-}
-
-function liveUpdate(data) {
-  document.body.dataset.version = String(data.version);
-  setText("title", data.title);
-  setText("status", data.status);
-  const board = document.getElementById("board");
-  if (board.getAttribute("src") !== data.board) {
-    board.setAttribute("src", data.board);
-  }
-  const rows = document.querySelectorAll("#players tbody tr");
-  data.players.forEach(function (player, seat) {
-    const row = rows[seat];
-    if (!row) return;
-    for (const key of ["name", "rating", "stones", "hand"]) {
-      row.querySelector("." + key).textContent = String(player[key]);
-    }
-  });
-  setList("moves", data.moves);
-  setList("description", data.description || []);
-  const none = document.getElementById("no-moves");
-  if (none) none.hidden = data.moves.length > 0;
-  if (data.replay && !document.getElementById("replay")) {
-    const paragraph = document.createElement("p");
-    const link = document.createElement("a");
-    link.id = "replay";
-    link.href = data.replay;
-    link.textContent = data.replay_label;
-    paragraph.appendChild(link);
-    document.getElementById("moves").after(paragraph);
-  }
-}
-
-// The connection's state, shown and in data-connection for tests:
-// live, reconnecting, refused (too many pages from this address), over.
-function showConnection(state, seconds) {
-  const line = document.getElementById("connection");
-  if (!line) return;
-  const texts = document.body.dataset;
-  const text = {
-    live: texts.textLive,
-    reconnecting: texts.textReconnecting,
-    refused: (texts.textRefused || "").replace("{seconds}", String(seconds)),
-    over: texts.textOver,
-  }[state];
-  document.body.dataset.connection = state;
-  line.textContent = text || "";
-  line.hidden = !text;
-  line.className = "connection " + state;
-}
-
-const RETRY_FIRST = 1000; // ms before the first retry; doubled each time, up to RETRY_MOST
-const RETRY_MOST = 30000;
-
-function retryDelay(attempt, retryAfter) {
-  const ceiling = Math.min(RETRY_MOST, RETRY_FIRST * Math.pow(2, attempt));
-  const jittered = ceiling / 2 + Math.random() * (ceiling / 2); // spread pages that lost the server together
-  return Math.max(jittered, Math.min(RETRY_MOST, retryAfter * 1000)); // the server's Retry-After, bounded
-}
-
-function sleep(ms) {
-  return new Promise(function (resolve) {
-    setTimeout(resolve, ms);
-  });
-}
-
-async function countDown(ms) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    showConnection("refused", Math.ceil((until - Date.now()) / 1000));
-    await sleep(Math.min(1000, until - Date.now()));
-  }
-}
-
-// Reads one event stream until it ends; calls onEvent(name, data) per event.
-async function readStream(body, onEvent) {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value.replace(/\r\n?/g, "\n");
-    let end;
-    while ((end = buffer.indexOf("\n\n")) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      let name = "message";
-      const data = [];
-      for (const line of block.split("\n")) {
-        if (line.startsWith("event:")) name = line.slice(6).trim();
-        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
-      }
-      if (data.length || name !== "message") onEvent(name, data.join("\n"));
-    }
-  }
-}
-
-// Follows the game; on a refused or lost stream tries again after a growing, jittered
-// delay. Every stream starts with the game as it is now, so a reconnected page catches up.
-async function follow(url) {
-  let attempt = 0;
-  let over = document.body.dataset.over === "1";
-  if (over) {
-    showConnection("over");
-    return;
-  }
-  while (!over) {
-    let retryAfter = 0;
-    let refused = false;
-    try {
-      const response = await fetch(url, { headers: { Accept: "text/event-stream" }, cache: "no-store" });
-      if (response.ok && response.body) {
-        await readStream(response.body, function (name, text) {
-          if (name === "game") {
-            const data = JSON.parse(text);
-            liveUpdate(data);
-            attempt = 0;
-            over = Boolean(data.over);
-            showConnection(over ? "over" : "live");
-          } else if (name === "end") {
-            over = true;
-            showConnection("over");
-          }
-        });
-      } else {
-        refused = response.status === 429;
-        retryAfter = Number(response.headers.get("Retry-After")) || 0;
-        await response.body?.cancel();
-      }
-    } catch (error) {
-      // the network or the server went away: try again below
-    }
-    if (over) break;
-    const delay = retryDelay(attempt, retryAfter);
-    attempt += 1;
-    if (refused) {
-      await countDown(delay);
-    } else {
-      showConnection("reconnecting");
-      await sleep(delay);
-    }
-  }
-  showConnection("over");
 }
 
 // ----------------------------------------------------------------------- replay
@@ -237,7 +92,5 @@ function replayer() {
 }
 
 document.addEventListener("DOMContentLoaded", function () {
-  const page = document.body.dataset.page;
-  if (page === "live" && document.body.dataset.events) follow(document.body.dataset.events);
-  if (page === "replay") replayer();
+  if (document.body.dataset.page === "replay") replayer();
 });
