@@ -19,11 +19,10 @@ Routes, all off (404) unless ``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET``
   the seconds after which the page renews that one; 401 for an expired, forged or
   already renewed session;
 * ``GET /activity/s/<session>/games?channel=<id>``: the channel's games, the member's own
-  first (each with its seat's base path and its opponent's id), then the others with
-  their public view only (``bot.web.server.live_payload``) and their live page's event
-  stream, and the channel's open challenges from or to the member. The channel is the
-  one the SDK names, so not checked against Discord: a member could list another
-  channel's games, which shows them nothing but what that channel's boards show;
+  first (each with its seat's base path and its opponent's id), then the others' titles
+  and status to watch, and the channel's open challenges from or to the member. The
+  channel is the one the SDK names, so not checked against Discord: a member could list
+  another channel's games, which shows them nothing but what that channel's boards show;
 * ``GET /activity/s/<session>/games?channel=<id>&dm=1``: launched in a DM (the SDK gives
   a channel but no server). The bot cannot see a DM between two members, nor tell who
   is in it, so it lists what a member expects to find there without trusting the page:
@@ -36,6 +35,11 @@ Routes, all off (404) unless ``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET``
 * ``/activity/s/<session>/game/<game>/{state,legal,move,hint,events}``: the table's seat
   routes (``bot.web.table``), the seat being the session's user's in that game: a game
   the member does not play answers 404, as a wrong link does;
+* ``GET /activity/s/<session>/watch/<game>/{state,events}``: a server's game the member
+  does not play, as a spectator sees it (``bot.web.spectator``: built from its public
+  view only; the page mounts the spectator's table, ``ui/src/spectator.ts``), the event
+  stream under the watch page's limits (``bot.web.server.public_events``); a DM's game,
+  or the member's own, answers 404;
 * ``GET /activity/s/<session>/game/<game>/result``: the end of the member's game, who won
   and how (``render_result``: stones, breakthrough, time, resignation) and, for a rated
   game, each player's rating before and after in the game's ladder (the server's; the
@@ -69,7 +73,7 @@ from bot.web.discord_oauth import OAuth, Refused
 from bot.web.inputs import address_of, number
 from bot.web.limits import AddressRate
 from bot.web.seat_state import table_texts
-from bot.web.server import SOURCES, NotFound, live_payload
+from bot.web.server import SOURCES, NotFound, live_payload, public_events, spectator_json
 from bot.web.sessions import Session, Sessions, UsedCodes
 from bot.web.table import TABLE, TABLE_STATIC, SeatRequest, add_seat_routes, script_json
 from rules.ai import LEVELS
@@ -296,9 +300,7 @@ async def games(request: web.Request) -> web.StreamResponse:
                 entry["base"] = f"/activity/s/{request.match_info['session']}/game/{record.id}"
                 mine.append(entry)
             else:
-                watch = sources.links.watch(record.id).removeprefix(sources.links.public_url)
-                entry.update(view=payload, events=f"{watch}/events")
-                others.append(entry)
+                others.append(entry)  # watched at /activity/s/<session>/watch/<game>/
         challenges = [] if in_dm or channel_id is None else await _challenges(request, session, channel_id)
     return _json(
         {
@@ -381,6 +383,38 @@ async def _session_seat(request: web.Request) -> SeatRequest:
     return SeatRequest(sources, request.app[TABLE], record, seat, language=session.language)
 
 
+async def _watched(request: web.Request) -> tuple[Session, LiveGame]:
+    """The game of the path, for the session's member to watch: a server's game they do
+    not play (their own is at their seat), while its server has its links on; 404
+    otherwise, 401 for a bad session. As the channel's list, it shows what the game's
+    board in Discord shows, built from its public view only."""
+    session = _session(request)
+    sources = request.app[SOURCES]
+    game_id = number(request.match_info["game"])
+    if game_id is None:
+        raise NotFound
+    record = await sources.games.get(game_id)
+    if record.guild_id is None or session.user_id in record.players:
+        raise NotFound
+    if not await sources.links.enabled(record.guild_id):
+        raise NotFound
+    return session, record
+
+
+async def watch_state(request: web.Request) -> web.StreamResponse:
+    """A watched game's spectator state and texts (``ui/src/spectator.ts``)."""
+    session, record = await _watched(request)
+    with i18n.use(session.language):
+        return await spectator_json(request.app[SOURCES], record)
+
+
+async def watch_events(request: web.Request) -> web.StreamResponse:
+    """A watched game's public event stream, under the same limits as the watch page's."""
+    session, record = await _watched(request)
+    with i18n.use(session.language):
+        return await public_events(request, record.id)
+
+
 def register(app: web.Application, activity: Activity) -> None:
     """Add the Activity's routes (after the table's: its seats use the table's)."""
     app[ACTIVITY] = activity
@@ -391,6 +425,8 @@ def register(app: web.Application, activity: Activity) -> None:
     app.router.add_post("/activity/s/{session}/renew", renew)
     app.router.add_get("/activity/s/{session}/games", games)
     app.router.add_get("/activity/s/{session}/game/{game}/result", result)
+    app.router.add_get("/activity/s/{session}/watch/{game}/state", watch_state)
+    app.router.add_get("/activity/s/{session}/watch/{game}/events", watch_events)
     add_seat_routes(app, "/activity/s/{session}/game/{game}", _session_seat)
     if activity.lobby is not None:
         register_lobby(app, activity.lobby, _session)

@@ -199,9 +199,14 @@ async def watch(request: web.Request) -> web.StreamResponse:
 
 
 async def watch_state(request: web.Request) -> web.StreamResponse:
-    """The spectator's texts and state as JSON: what ``mountSpectator`` starts from when
-    its page did not bring them."""
     sources, record = await _live_record(request)
+    return await spectator_json(sources, record)
+
+
+async def spectator_json(sources: Sources, record: LiveGame) -> web.Response:
+    """The spectator's texts and state of ``record`` as JSON, in the current language:
+    what ``mountSpectator`` starts from when its page did not bring them. Whoever may
+    watch the game is decided before (the watch link's token, the Activity's session)."""
     data = {"texts": spectator_texts(), "state": await live_payload(sources, record, i18n.current())}
     response = web.json_response(data, dumps=lambda value: json.dumps(value, ensure_ascii=False))
     response.headers["Cache-Control"] = "no-store"
@@ -235,13 +240,18 @@ async def _game_event(sources: Sources, record: LiveGame, language: str) -> byte
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    """The live page's event stream: the game now, then again after every change, until
-    the game ends or its server turns its links off (``end``: the page stops following).
+    return await public_events(request, _checked(request, "watch", "game"))
+
+
+async def public_events(request: web.Request, game_id: int) -> web.StreamResponse:
+    """A game's public event stream (the spectator's): the game now, then again after
+    every change, until the game ends or its server turns its links off (``end``: the
+    page stops following). Whoever may watch the game is decided before (the watch
+    link's token, the Activity's session); texts in the current language.
 
     A stream over a limit (``Sources.slots``) is refused before anything is read from
     the database, with a short answer; the refusals are logged as a summary."""
     sources: Sources = request.app[SOURCES]
-    game_id = _checked(request, "watch", "game")
     group = sources.slots.take(address_of(request))
     if group is None:
         too_many = sources.slots.open >= sources.slots.total

@@ -21,11 +21,11 @@ from typing import Any
 
 from bot.games.live import LiveGame
 from bot.text.catalogue import t
-from bot.text.render import render_move, render_result
+from bot.text.render import render_result
 from bot.web import pages
 from bot.web.describe import describe_board
 from bot.web.replay_steps import turns_of
-from bot.web.seat_state import LAST_MOVES, card_data, stones_data, table_texts
+from bot.web.seat_state import card_data, stones_data, table_texts
 from rules.view import PublicView
 
 NAME_CHARS = 100  # a name longer than this is cut: the page stays readable
@@ -113,9 +113,6 @@ def public_state(
         "current": public.current_player,
         "deadline": None if public.is_over else record.deadline,
         "turns": [{"text": text, "step": ends[k]} for k, text in enumerate(turns, start=1)],
-        # The last moves one by one: the Activity's list of a watched game (ui/src/activity.ts)
-        # until it mounts the spectator.
-        "moves": [render_move(player, move, names) for player, move in public.last_moves[-LAST_MOVES:]],
         "replay": replay,
         "description": describe_board(public, names, status),
     }

@@ -22,7 +22,7 @@ from bot.web.activity import ACTIVITY
 from tests.cogs.helpers import challenge_and_accept, setup_members
 from tests.web.conftest import SECRET, free_port
 from tests.web.fake_discord import CLIENT_ID, CLIENT_SECRET, FakeDiscord
-from tests.web.helpers import get
+from tests.web.helpers import first_event, get
 from tests.web.test_table_api import hidden_from, post
 
 
@@ -182,9 +182,17 @@ async def test_a_spectator_sees_the_public_view_only_and_cannot_move(simcord_env
         assert not any(f'"{card}"' in shown for card in hidden)
         assert not any(f'"{card}"' in shown for card in record.game.view(seat).hand)
     assert '"hand":[' not in shown.replace(" ", "")
-    # The watch page's event stream it is given is the public one.
-    status, _, _ = await get(root(bot) + listed["watch"][0]["events"].removesuffix("/events"))
-    assert status == 200
+    # Watching it: the spectator's state and its event stream, public only.
+    watch = f"{root(bot)}/activity/s/{session}/watch/{game_id}"
+    status, data = await get_json(f"{watch}/state")
+    assert status == 200 and data["state"]["game"] == game_id and data["state"]["version"] == record.version
+    hands = [len(record.game.hand(seat)) for seat in (0, 1)]
+    assert [p["hand"] for p in data["state"]["players"]] == hands
+    event = await first_event(f"{watch}/events")
+    assert event.startswith("event: game\n") and f'"version":{record.version}' in event
+    for seat in (0, 1):
+        for served in (json.dumps(data), event):
+            assert not any(f'"{card}"' in served for card in record.game.view(seat).hand)
     base = f"{root(bot)}/activity/s/{session}/game/{game_id}"
     for path in ("/state", "/legal", "/events"):
         assert (await get(base + path))[0] == 404
@@ -234,3 +242,29 @@ async def test_the_page_may_be_framed_by_discord_only(simcord_bot):
         assert headers["X-Frame-Options"] == "DENY"
     finally:
         await bot.web.close()
+
+
+async def test_watching_is_for_games_one_does_not_play_with_a_valid_session(
+    simcord_env, simcord_bot, fake_discord
+):
+    env, bot = simcord_env, simcord_bot
+    channel, (alice, _bob, carol), game_id = await start(env, bot)
+    alices = (await sign_in(bot, fake_discord.grant(alice.id)))[1]["session"]
+    carols = (await sign_in(bot, fake_discord.grant(carol.id)))[1]["session"]
+    # A player's own game is at their seat, not watched.
+    for path in ("/state", "/events"):
+        assert (await get(f"{root(bot)}/activity/s/{alices}/watch/{game_id}{path}"))[0] == 404
+    # A forged or altered session, an unknown game, a game id in other digits.
+    assert (await get(f"{root(bot)}/activity/s/{carols}x/watch/{game_id}/state"))[0] == 401
+    assert (await get(f"{root(bot)}/activity/s/{carols}/watch/{game_id + 100}/state"))[0] == 404
+    assert (await get(f"{root(bot)}/activity/s/{carols}/watch/²/state"))[0] == 404
+    # A game of the bot's DMs (a practice game there) is nobody else's to watch.
+    await alice.user.slash("schotten practice", difficulty="random")
+    practice = max(row.id for row in await bot.db.games.all_active_games())
+    assert (await bot.service.get(practice)).guild_id is None
+    assert (await get(f"{root(bot)}/activity/s/{carols}/watch/{practice}/state"))[0] == 404
+    # The server turns its links off: nothing to watch any more.
+    assert (await get(f"{root(bot)}/activity/s/{carols}/watch/{game_id}/state"))[0] == 200
+    await bot.web.links.set_enabled(channel.guild.id, False)
+    for path in ("/state", "/events"):
+        assert (await get(f"{root(bot)}/activity/s/{carols}/watch/{game_id}{path}"))[0] == 404

@@ -99,6 +99,9 @@ async def test_two_members_play_in_discord_while_a_third_watches(
     await expect(watcher.locator("body")).to_have_attribute("data-activity", "games", timeout=WAIT)
     await watcher.get_by_role("button", name=f"Watch game #{game_id}").click()
     await expect(watcher.locator(f"section.watched[data-game='{game_id}']")).to_be_visible(timeout=WAIT)
+    # The spectator's table (ui/src/spectator.ts): the stones and both hands as counts.
+    await expect(watcher.locator("section.watched #board .stone")).to_have_count(9, timeout=WAIT)
+    await expect(watcher.locator("section.watched #players .player")).to_have_count(2)
     assert await watcher.locator("#hand").count() == 0
 
     rng = random.Random(5)
@@ -116,8 +119,12 @@ async def test_two_members_play_in_discord_while_a_third_watches(
             await pages[mover].screenshot(path=str(screenshot_path(name)))
             shots.add(name)
         await table_step(bot, frame, rng)
-        if len(record.game.log) == 12:  # the watcher sees the moves (public view)
-            await expect(watcher.locator("section.watched .status")).not_to_have_text("", timeout=WAIT)
+        if len(record.game.log) in (12, 30):  # the watcher's table follows the game live
+            now = (await bot.service.get(game_id)).version
+            await expect(watcher.locator("body")).to_have_attribute("data-version", str(now), timeout=WAIT)
+            await expect(watcher.locator("section.watched #connection")).to_have_text("Live", timeout=WAIT)
+            turns = watcher.locator("section.watched #turns li")
+            assert await turns.count() >= 1
     else:
         raise AssertionError("the game did not end")
     record = await bot.service.get(game_id)
@@ -136,5 +143,8 @@ async def test_two_members_play_in_discord_while_a_third_watches(
             name = "alice" if user == alice.id else "bob"
             await expect(result).to_contain_text(f"{name}: {round(before)} → {round(after)}")
     assert shots == {"activity-desktop", "activity-phone"}
+    # The watcher's table ends with the game: its result, and the replay's turns.
+    await expect(watcher.locator("section.watched #status")).to_contain_text("win", timeout=WAIT)
+    await expect(watcher.locator("body")).to_have_attribute("data-version", str(record.version), timeout=WAIT)
     assert await watcher.locator("#hand").count() == 0
     assert errors == [], errors

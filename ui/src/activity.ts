@@ -13,6 +13,7 @@
 
 import { DiscordSDK, attemptRemap, patchUrlMappings } from "@discord/embedded-app-sdk";
 import { fill } from "./model";
+import { NotShown, mountSpectator } from "./spectator";
 import { mountTable } from "./table_view";
 
 interface ActivityData {
@@ -27,7 +28,6 @@ interface GameEntry {
   status: string;
   seat?: number;
   opponent?: string; // the other player's user id, for one's own games
-  view?: { players: { name: string; stones: number; hand: number }[]; moves: string[] };
 }
 
 interface ChallengeEntry {
@@ -138,6 +138,7 @@ function gameButton(entry: GameEntry, key: string, onTap: () => void): HTMLEleme
 
 async function openSeat(signed: Signed, entry: GameEntry): Promise<void> {
   view += 1; // the list stops refreshing
+  stopWatching();
   // The seat's routes with the session of the moment (renewed while one plays).
   const base = (): string => url(`s/${signed.session}/game/${entry.game}`);
   const answer = await fetch(`${base()}/state`, { credentials: "omit" });
@@ -171,16 +172,38 @@ async function showResult(signed: Signed, entry: GameEntry, box: HTMLElement): P
   document.body.dataset.activity = "over";
 }
 
-/** A game one does not play: its public view only (the server sends nothing else).
- * The whole spectator view is this one function (a live view may replace it). */
-function spectatorView(entry: GameEntry): HTMLElement {
+let watched: AbortController | null = null; // the spectator's stream of the game watched
+
+/** Stop following a watched game (the page shows something else now). */
+function stopWatching(): void {
+  watched?.abort();
+  watched = null;
+}
+
+/** A game one does not play, as a spectator sees it: the table's spectator view
+ * (ui/src/spectator.ts) on the Activity's own routes, authorised by the session (read
+ * anew at each connection: it is renewed while one watches); the server sends its public
+ * view only. */
+async function openWatch(signed: Signed, entry: GameEntry, channel: string | null): Promise<void> {
+  view += 1; // the list stops refreshing
+  stopWatching();
+  const controller = (watched = new AbortController());
+  const base = (): string => url(`s/${signed.session}/watch/${entry.game}`);
   const box = el("section", "watched");
   box.dataset.game = String(entry.game);
-  const players = (entry.view?.players ?? []).map((p) => `${p.name}: ${p.stones}`).join(" · ");
-  const moves = el("ol", "");
-  for (const move of (entry.view?.moves ?? []).slice(-8)) moves.append(el("li", "", move));
-  box.append(el("h2", "", entry.title), el("p", "status", entry.status), el("p", "", players), moves);
-  return box;
+  const back = button(t("back"), () => {
+    stopWatching();
+    void showGames(signed, channel, false);
+  }, { back: "1" });
+  main.replaceChildren(back, box);
+  document.body.dataset.activity = "watch";
+  try {
+    await mountSpectator(box, { state: () => `${base()}/state`, events: () => `${base()}/events` }, undefined, controller.signal);
+  } catch (error) {
+    if (controller.signal.aborted) return; // left meanwhile
+    if (error instanceof NotShown && error.status === 401) return say("expired", true);
+    void showGames(signed, channel, false); // the game is gone (or its links were turned off)
+  }
 }
 
 function shownName(person: Participant): string {
@@ -268,7 +291,6 @@ function lobby(signed: Signed, listed: Listed, channel: string | null): HTMLElem
   return box;
 }
 
-let watching: number | null = null;
 let view = 0; // the list shown; a newer one (or a seat) stops its refreshes
 
 async function showGames(signed: Signed, channel: string | null = sdk.channelId, openOwn = true): Promise<void> {
@@ -295,16 +317,9 @@ async function showGames(signed: Signed, channel: string | null = sdk.channelId,
   if (!dm) {
     const list = el("ul", "games");
     for (const entry of body.watch) {
-      list.append(
-        gameButton(entry, "watch_game", () => {
-          watching = entry.game;
-          void showGames(signed, channel, false);
-        }),
-      );
+      list.append(gameButton(entry, "watch_game", () => void openWatch(signed, entry, channel)));
     }
-    const watched = body.watch.find((entry) => entry.game === watching);
     parts.push(...(body.watch.length ? [el("h2", "", t("watch_games")), list] : [el("p", "", t("no_games"))]));
-    if (watched) parts.push(spectatorView(watched));
   }
   const told = main.querySelector(".lobby .told");
   main.replaceChildren(...parts);

@@ -57,16 +57,20 @@ async function readStream(body: ReadableStream<Uint8Array>, onEvent: (name: stri
   }
 }
 
-/** Follows the game at ``url`` until it is over; on a refused or lost stream tries
- * again after a growing, jittered delay, saying so through ``listener.connection``. */
-export async function follow(url: string, listener: Listener): Promise<void> {
+/** Follows the game at ``url`` (read again before each connection: a URL may carry a
+ * session that is renewed meanwhile) until it is over or ``signal`` aborts; on a refused
+ * or lost stream tries again after a growing, jittered delay, saying so through
+ * ``listener.connection``. */
+export async function follow(url: string | (() => string), listener: Listener, signal?: AbortSignal): Promise<void> {
   let attempt = 0;
   let over = false;
   while (!over) {
+    if (signal?.aborted) return; // the page left the game: no "over" to say
     let retryAfter = 0;
     let refused = false;
     try {
-      const response = await fetch(url, { headers: { Accept: "text/event-stream" }, cache: "no-store", credentials: "omit" });
+      const address = typeof url === "string" ? url : url();
+      const response = await fetch(address, { headers: { Accept: "text/event-stream" }, cache: "no-store", credentials: "omit", signal });
       if (response.ok && response.body) {
         await readStream(response.body, (name, text) => {
           if (name === "game") {
@@ -85,8 +89,9 @@ export async function follow(url: string, listener: Listener): Promise<void> {
         await response.body?.cancel();
       }
     } catch {
-      // the network or the server went away: try again below
+      // the network or the server went away (or the page left the game): try again below
     }
+    if (signal?.aborted) return;
     if (over) break;
     const delay = retryDelay(attempt, retryAfter);
     attempt += 1;

@@ -15,8 +15,17 @@ import { type Connection, follow } from "./follow";
 import type { CardData, PlayerData, StoneData, Texts } from "./model";
 
 export interface SpectatorUrls {
-  state: string; // GET: {texts, state} as JSON
-  events: string; // the event stream: "game" events carry the state
+  // A function where the URL may change while the page is open (the Activity's session).
+  state: string | (() => string); // GET: {texts, state} as JSON
+  events: string | (() => string); // the event stream: "game" events carry the state
+}
+
+/** What the server answered instead of the spectator's state (a refused session, a game
+ * gone): the page that mounted the spectator decides what to say. */
+export class NotShown extends Error {
+  constructor(readonly status: number) {
+    super(`the spectator's state was refused (${status})`);
+  }
 }
 
 export interface SpectatorPlayer extends PlayerData {
@@ -53,10 +62,22 @@ const CONNECTION_TEXTS: Record<Connection, string> = {
   over: "connection.over",
 };
 
+async function fetchState(url: string | (() => string), signal?: AbortSignal): Promise<SpectatorData> {
+  const response = await fetch(typeof url === "string" ? url : url(), { credentials: "omit", cache: "no-store", signal });
+  if (!response.ok) throw new NotShown(response.status);
+  return (await response.json()) as SpectatorData;
+}
+
 /** Show the game of ``urls`` in ``root`` as a spectator sees it, and follow it until it is
- * over. ``initial``: the texts and state the page brought (else read from ``urls.state``). */
-export async function mountSpectator(root: HTMLElement, urls: SpectatorUrls, initial?: SpectatorData): Promise<void> {
-  const data = initial ?? ((await (await fetch(urls.state, { credentials: "omit", cache: "no-store" })).json()) as SpectatorData);
+ * over or ``signal`` aborts (the page shows something else). ``initial``: the texts and
+ * state the page brought (else read from ``urls.state``; a refusal throws NotShown). */
+export async function mountSpectator(
+  root: HTMLElement,
+  urls: SpectatorUrls,
+  initial?: SpectatorData,
+  signal?: AbortSignal,
+): Promise<void> {
+  const data = initial ?? (await fetchState(urls.state, signal));
   const t: Translate = translator(data.texts);
   let state = data.state;
   let connection: Connection | null = state.over ? "over" : null; // null: not yet connected
@@ -165,15 +186,19 @@ export async function mountSpectator(root: HTMLElement, urls: SpectatorUrls, ini
   showConnection();
   render();
   if (state.over) return;
-  await follow(urls.events, {
-    game(next) {
-      state = next as SpectatorState;
-      render();
+  await follow(
+    urls.events,
+    {
+      game(next) {
+        state = next as SpectatorState;
+        render();
+      },
+      connection(now, left) {
+        connection = now;
+        seconds = left ?? 0;
+        showConnection();
+      },
     },
-    connection(now, left) {
-      connection = now;
-      seconds = left ?? 0;
-      showConnection();
-    },
-  });
+    signal,
+  );
 }
