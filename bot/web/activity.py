@@ -69,6 +69,7 @@ from bot.text.render import render_result
 from bot.web import pages
 from bot.web.activity_lobby import Lobby
 from bot.web.activity_lobby import register as register_lobby
+from bot.web.answers import json_answer
 from bot.web.discord_oauth import OAuth, Refused
 from bot.web.inputs import address_of, number
 from bot.web.limits import AddressRate
@@ -155,15 +156,6 @@ class Activity:
 ACTIVITY = web.AppKey("activity", Activity)
 
 
-def _json(data: dict[str, Any], status: int = 200) -> web.Response:
-    return web.Response(
-        text=json.dumps(data, ensure_ascii=False, separators=(",", ":")),
-        status=status,
-        content_type="application/json",
-        charset="utf-8",
-    )
-
-
 def _refused(key: str, language: str | None = None) -> web.HTTPUnauthorized:
     with i18n.use(language or i18n.current()):
         text = json.dumps({"error": t(key), "signin": True}, ensure_ascii=False)
@@ -183,7 +175,7 @@ async def token(request: web.Request) -> web.StreamResponse:
     """The code exchanged for a session (see the module's docstring)."""
     activity = request.app[ACTIVITY]
     if not activity.sign_ins.allow(address_of(request)):
-        return _json({"error": t("activity.too_many")}, status=429)
+        return json_answer({"error": t("activity.too_many")}, status=429)
     try:
         if request.content_type != "application/json":
             raise ValueError("not JSON")
@@ -192,7 +184,7 @@ async def token(request: web.Request) -> web.StreamResponse:
         if not isinstance(code, str) or not 0 < len(code) <= MAX_CODE or not code.isascii():
             raise ValueError("no code")
     except ValueError:
-        return _json({"error": t("activity.refused")}, status=400)
+        return json_answer({"error": t("activity.refused")}, status=400)
     if not activity.codes.first_use(code):
         log.info("Activity sign-in: a code was presented again and refused")
         raise _refused("activity.refused")
@@ -203,7 +195,7 @@ async def token(request: web.Request) -> web.StreamResponse:
     language = i18n.normalize(user.locale)
     with i18n.use(language):
         session = activity.sessions.issue(user.id, language)
-        return _json(
+        return json_answer(
             {
                 "session": session,
                 "renew_in": activity.sessions.renew_in(session),
@@ -223,7 +215,7 @@ async def renew(request: web.Request) -> web.StreamResponse:
     new = sessions.renew(request.match_info["session"])
     if new is None:
         raise _refused("activity.expired", old.language)
-    return _json({"session": new, "renew_in": sessions.renew_in(new)})
+    return json_answer({"session": new, "renew_in": sessions.renew_in(new)})
 
 
 async def page(request: web.Request) -> web.StreamResponse:
@@ -302,7 +294,7 @@ async def games(request: web.Request) -> web.StreamResponse:
             else:
                 others.append(entry)  # watched at /activity/s/<session>/watch/<game>/
         challenges = [] if in_dm or channel_id is None else await _challenges(request, session, channel_id)
-    return _json(
+    return json_answer(
         {
             "user": str(session.user_id),
             "dm": in_dm,
@@ -339,7 +331,7 @@ async def result(request: web.Request) -> web.StreamResponse:
     seat = await _session_seat(request)
     record = await seat.sources.games.get(seat.record.id)
     if record.is_active or record.result is None:
-        return _json({"over": False})
+        return json_answer({"over": False})
     sources = seat.sources
     names = await sources.names.pair(record.players, record.guild_id)
     scope = GLOBAL_SCOPE if record.guild_id is None else guild_scope(record.guild_id)
@@ -357,7 +349,7 @@ async def result(request: web.Request) -> web.StreamResponse:
             )
             for user_id, before, after in changes
         ]
-        return _json(
+        return json_answer(
             {
                 "over": True,
                 "text": render_result(record.result, names, you=seat.seat),

@@ -47,6 +47,7 @@ from bot.storage import DatabaseUnavailable
 from bot.text import i18n
 from bot.text.catalogue import error_text, t
 from bot.text.notation import refusal_text
+from bot.web.answers import json_answer
 from bot.web.inputs import number
 from bot.web.server import SOURCES, NotFound
 from rules.ai import LEVELS
@@ -92,15 +93,6 @@ class Lobby:
     discord: LobbyDiscord
 
 
-def _json(data: dict[str, Any], status: int = 200) -> web.Response:
-    return web.Response(
-        text=json.dumps(data, ensure_ascii=False, separators=(",", ":")),
-        status=status,
-        content_type="application/json",
-        charset="utf-8",
-    )
-
-
 async def _refusal(
     request: web.Request, error: ServiceError, guild_id: int | None, now: float
 ) -> web.Response:
@@ -117,7 +109,7 @@ async def _refusal(
     text = DISCORD_TIME.sub(
         lambda found: t("activity.in_minutes", minutes=max(1, math.ceil((int(found[1]) - now) / 60))), text
     )
-    return _json({"error": text}, status=429 if isinstance(error, LimitReached) else 422)
+    return json_answer({"error": text}, status=429 if isinstance(error, LimitReached) else 422)
 
 
 async def _posted(request: web.Request) -> dict[str, Any]:
@@ -182,14 +174,14 @@ class LobbyRoutes:
             except ServiceError as error:
                 return await _refusal(request, error, guild_id, lobby.challenges.clock())
             except DatabaseUnavailable as error:
-                return _json({"error": error_text(error)}, status=503)
+                return json_answer({"error": error_text(error)}, status=503)
         log.info("Challenge %d made in the Activity", made.id)
         try:
             await lobby.discord.challenge_posted(made)
         except Exception:
             # Stored: it can be answered in the Activity, and it expires as any other.
             log.exception("Challenge %d: posting it in Discord failed", made.id)
-        return _json({"challenge": made.id})
+        return json_answer({"challenge": made.id})
 
     async def answer(self, request: web.Request) -> web.StreamResponse:
         session, lobby = self._lobby(request)
@@ -207,13 +199,13 @@ class LobbyRoutes:
             except ServiceError as error:
                 return await _refusal(request, error, None, lobby.challenges.clock())
             except DatabaseUnavailable as error:
-                return _json({"error": error_text(error)}, status=503)
+                return json_answer({"error": error_text(error)}, status=503)
         try:
             await lobby.discord.challenge_answered(answered, record)
         except Exception:
             # Committed: the new game's first publication is in the outbox.
             log.exception("Challenge %d: showing its answer in Discord failed", challenge_id)
-        return _json({"challenge": challenge_id, "game": None if record is None else record.id})
+        return json_answer({"challenge": challenge_id, "game": None if record is None else record.id})
 
     async def practice(self, request: web.Request) -> web.StreamResponse:
         session, lobby = self._lobby(request)
@@ -252,13 +244,13 @@ class LobbyRoutes:
         except ServiceError as error:
             return await _refusal(request, error, guild_id, lobby.challenges.clock())
         except DatabaseUnavailable as error:
-            return _json({"error": error_text(error)}, status=503)
+            return json_answer({"error": error_text(error)}, status=503)
         log.info("Practice game %d started in the Activity (level %s)", record.id, level)
         try:
             await lobby.discord.practice_started(record, level)
         except Exception:
             log.exception("Game %d: publishing the practice game in Discord failed", record.id)
-        return _json({"game": record.id})
+        return json_answer({"game": record.id})
 
 
 def register(app: web.Application, lobby: Lobby, session_of: Callable[[web.Request], Session]) -> None:

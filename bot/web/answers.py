@@ -5,6 +5,7 @@
   its links off), 503 while the database does not answer, 500 for a bug; never a
   traceback in an answer, and failures are logged as a summary (``Refusals``), with the
   first traceback, rather than one log record each.
+* :func:`json_answer`: a JSON answer as the pages' scripts read it (UTF-8, compact).
 * :class:`GuardedHandler`: aiohttp's connection handler, whose own error answers (a
   malformed request: 400, 413, 431) get the same headers and are counted the same way.
 """
@@ -12,9 +13,11 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
+from typing import Any
 
 from aiohttp import web
 from multidict import CIMultiDict
@@ -38,6 +41,18 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",  # not on a page whose own CSP lets a frame hold it (the Activity)
 }
 REFUSALS = web.AppKey("refusals", Refusals)
+
+
+def json_answer(data: dict[str, Any], status: int = 200) -> web.Response:
+    """``data`` as JSON, compact and in UTF-8 (names in every script as they are)."""
+    return web.Response(
+        text=json.dumps(data, ensure_ascii=False, separators=(",", ":")),
+        status=status,
+        content_type="application/json",
+        charset="utf-8",
+    )
+
+
 IDLE_TIMEOUT = 30.0  # seconds an idle kept-alive connection is kept (aiohttp's default: an hour)
 # One line per request would be a flood of its own: off unless this logger is set to INFO.
 ACCESS_LOG = logging.getLogger("bot.web.access")

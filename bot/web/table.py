@@ -43,7 +43,7 @@ from bot.text.catalogue import error_text, t
 from bot.text.notation import refusal_text
 from bot.text.render import describe_hint
 from bot.web import pages
-from bot.web.answers import SECURITY_HEADERS, NotFound
+from bot.web.answers import SECURITY_HEADERS, NotFound, json_answer
 from bot.web.inputs import address_of, number
 from bot.web.pages import script_json
 from bot.web.seat_state import move_data, seat_state, table_texts
@@ -168,15 +168,6 @@ async def _language(seat: SeatRequest) -> str:
     return await seat.table.language(seat.user_id)
 
 
-def _json(data: dict[str, Any], status: int = 200) -> web.Response:
-    return web.Response(
-        text=json.dumps(data, ensure_ascii=False, separators=(",", ":")),
-        status=status,
-        content_type="application/json",
-        charset="utf-8",
-    )
-
-
 async def _state(seat: SeatRequest, record: LiveGame | None = None) -> dict[str, Any]:
     """The seat's state of ``record`` (default: the request's) in the current language."""
     record = record or seat.record
@@ -191,7 +182,7 @@ def _gone(seat: SeatRequest, *, as_json: bool) -> web.Response:
     message = t("table.over")
     replay = seat.sources.links.replay(seat.record.id).removeprefix(seat.sources.links.public_url)
     if as_json:
-        return _json({"error": message, "replay": replay}, status=410)
+        return json_answer({"error": message, "replay": replay}, status=410)
     body = (
         f"<h1>{pages.e(t('web.site'))}</h1><p>{pages.e(message)}</p>"
         f'<p><a href="{pages.e(replay)}">{pages.e(t("web.open_replay"))}</a></p>'
@@ -237,7 +228,7 @@ async def state(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
     with i18n.use(await _language(seat)):
         if not seat.record.is_active:
             return _gone(seat, as_json=True)
-        return _json(await _state(seat))
+        return json_answer(await _state(seat))
 
 
 async def legal(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
@@ -245,7 +236,8 @@ async def legal(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
         if not seat.record.is_active:
             return _gone(seat, as_json=True)
         view = seat.record.game.view(seat.seat)
-        return _json({"version": view.version, "legal": [move_data(move) for move in view.legal_moves()]})
+        legal = [move_data(move) for move in view.legal_moves()]
+        return json_answer({"version": view.version, "legal": legal})
 
 
 async def _posted(request: web.Request) -> dict[str, Any]:
@@ -268,7 +260,7 @@ async def move(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
                 raise ValueError("bad fields")
             chosen = parse_move(text, max_value=seat.record.game.ruleset.max_value)
         except (ValueError, RulesError):
-            return _json({"error": t("table.bad_move")}, status=400)
+            return json_answer({"error": t("table.bad_move")}, status=400)
         try:
             outcome = await seat.table.mover.apply(
                 seat.record.id, seat.user_id, chosen, expected_version=version
@@ -277,15 +269,15 @@ async def move(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
             current = await seat.sources.games.get(seat.record.id)
             if not current.is_active:
                 return _gone(seat, as_json=True)
-            return _json({"error": t("table.stale"), "state": await _state(seat, current)}, status=409)
+            return json_answer({"error": t("table.stale"), "state": await _state(seat, current)}, status=409)
         except GameFinished:
             return _gone(seat, as_json=True)
         except (RulesError, ServiceError) as error:
-            return _json({"error": refusal_text(error)}, status=422)
+            return json_answer({"error": refusal_text(error)}, status=422)
         except DatabaseUnavailable as error:
-            return _json({"error": error_text(error)}, status=503)
+            return json_answer({"error": error_text(error)}, status=503)
         seat.table.published(outcome, seat.seat)
-        return _json(await _state(seat, outcome.game))
+        return json_answer(await _state(seat, outcome.game))
 
 
 async def hint(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
@@ -294,14 +286,14 @@ async def hint(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
         if not record.is_active:
             return _gone(seat, as_json=True)
         if hinter is None or not record.vs_ai:
-            return _json({"error": t("error.hint_vs_ai_only")}, status=422)
+            return json_answer({"error": t("error.hint_vs_ai_only")}, status=422)
         if record.current_player != seat.seat:
-            return _json({"error": t("error.not_your_turn")}, status=422)
+            return json_answer({"error": t("error.not_your_turn")}, status=422)
         try:
             suggestion = await hinter.hint(record, seat.seat)
         except LimitReached as error:
-            return _json({"error": error_text(error)}, status=429)
-        return _json({"text": describe_hint(suggestion), "move": move_data(suggestion.move)})
+            return json_answer({"error": error_text(error)}, status=429)
+        return json_answer({"text": describe_hint(suggestion), "move": move_data(suggestion.move)})
 
 
 def _event(name: str, data: bytes) -> bytes:
