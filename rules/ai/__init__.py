@@ -19,7 +19,9 @@ playouts stop after three turns and the model values their ends; see
 :mod:`rules.ai.mcts` and docs/ai.md). More players for measurement (:data:`PLAYERS`): the
 baselines ``greedy`` and ``sniper`` (:mod:`rules.ai.baselines`) and ``probability``
 (:mod:`rules.ai.probability`), ``one-ply`` (the planner without slips), and the levels as
-they were before the model, ``medium-old`` (:mod:`rules.ai.heuristic`) and ``hard-old``.
+they were before the model, ``medium-old`` (:mod:`rules.ai.heuristic`) and ``hard-old``,
+and ``medium-learned`` and ``hard-learned``, the levels' searches with the evaluation
+fitted to self-play (:mod:`rules.ai.learned`) in the model's place, which no level uses yet.
 
 :func:`hint` is the hard AI's suggestion with a reason a learner can read, as a code and
 parameters (:data:`REASONS`) that the bot and the terminal translate.
