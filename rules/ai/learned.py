@@ -66,13 +66,6 @@ class Weights:
             z += w * (xi - m) / s
         return z
 
-    def contributions(self, x: list[float]) -> dict[str, float]:
-        """Each feature's share of the logit (for hints: what the value weighed)."""
-        return {
-            n: w * (xi - m) / s
-            for n, xi, m, s, w in zip(self.names, x, self.mean, self.scale, self.coef, strict=True)
-        }
-
 
 @cache
 def load() -> Weights:
