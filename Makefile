@@ -16,12 +16,13 @@
 #
 #   make bench-ai       the README's table of hard's win rates (hours of CPU)
 #   make bench-ladder   the Elo ladders, from those games and the other players' round robins
+#   make train-ai       the learned evaluation's weights from self-play (about 15 minutes)
 
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run play test lint typecheck pytest lock bench-ai bench-ladder clean
+.PHONY: run play test lint typecheck pytest lock bench-ai bench-ladder train-ai clean
 
 run: $(VENV)/.installed-run
 	$(BIN)/python -m bot
@@ -51,6 +52,12 @@ BENCH_OUT := bench/results
 bench-ai: $(VENV)/.installed-run
 	mkdir -p $(BENCH_OUT)
 	$(BIN)/python bench/ai.py --readme-table --processes $(PROCESSES) --out $(BENCH_OUT)/readme-table.jsonl
+
+# Self-play games from fixed seeds (to bench/results/train-ai.jsonl), the fit, its
+# held-out figures, and rules/ai/weights/learned.json (docs/ai.md, "The learned evaluation").
+train-ai: $(VENV)/.installed-run
+	mkdir -p $(BENCH_OUT)
+	$(BIN)/python bench/train_ai.py --data $(BENCH_OUT)/train-ai.jsonl
 
 bench-ladder: $(VENV)/.installed-run
 	@test -s $(BENCH_OUT)/readme-table.jsonl || { echo "make bench-ai first: the ladders need hard's games"; exit 1; }

@@ -258,24 +258,25 @@ def elo_ladder(results: list[dict], anchor: str = "random") -> dict[str, float]:
     return {p: r - base for p, r in rating.items()}
 
 
-def timing(configs: list[str], positions: int, iterations: int | None) -> None:
+def timing(
+    configs: list[str], positions: int, iterations: int | None, levels: tuple[str, ...] = ("hard", "medium")
+) -> None:
     """hard's and medium's decision times on positions from greedy-vs-one-ply games, one
     process: wall time and the process's CPU time (what one core would take without
     contention)."""
     print(f"\n{'timing':<8} {'config':<6} {'decisions':>9} {'wall p50':>9} {'wall p95':>9} {'cpu p50':>8}"
           f" {'cpu p95':>8} {'cpu max':>8} {'playouts':>8} {'cap':>4}", flush=True)  # fmt: skip
     budget = iterations  # None: each level's default; an int: playouts (medium a quarter)
-    levels = ("hard", "medium")
     for config in configs:
         walls: dict[str, list[float]] = defaultdict(list)
         cpus: dict[str, list[float]] = defaultdict(list)
         playouts: dict[str, list[int]] = defaultdict(list)
         capped: dict[str, int] = defaultdict(int)
         seed = 50_000
-        while len(walls["hard"]) < positions:
+        while len(walls[levels[0]]) < positions:
             game = Game.new(seed, CONFIGS[config])
             names = ("greedy", "one-ply")
-            while len(walls["hard"]) < positions and (p := to_decide(game)) is not None:
+            while len(walls[levels[0]]) < positions and (p := to_decide(game)) is not None:
                 view = game.view(p)
                 for level in levels:
                     w0, c0 = time.perf_counter(), time.process_time()
@@ -432,6 +433,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="append every game as a JSON line")
     parser.add_argument("--ladder-from", default=None, help="JSON lines of earlier runs, for the Elo ladder")
     parser.add_argument("--timing", type=int, default=0, help="time hard and medium on N positions a config")
+    parser.add_argument("--timing-levels", default="hard,medium", help="the players --timing times")
     parser.add_argument("--report", nargs="+", metavar="FILE", help="only the table from saved JSON lines")
     parser.add_argument(
         "--readme-table", action="store_true",
@@ -465,7 +467,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.timing:
         load = os.getloadavg()
         print(f"load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs", flush=True)
-        timing(configs, args.timing, args.budget)
+        timing(configs, args.timing, args.budget, tuple(args.timing_levels.split(",")))
         return 0
 
     if args.ladder:

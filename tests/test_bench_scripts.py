@@ -26,7 +26,7 @@ def bench(name: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("name", ["claims", "selfplay", "ai", "ai_oracle"])
+@pytest.mark.parametrize("name", ["claims", "selfplay", "ai", "ai_oracle", "train_ai"])
 def test_engine_benchmarks_import_without_an_install(name: str, tmp_path: Path) -> None:
     proc = bench(name, "--help", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr

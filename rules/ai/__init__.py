@@ -19,7 +19,9 @@ playouts stop after three turns and the model values their ends; see
 :mod:`rules.ai.mcts` and docs/ai.md). More players for measurement (:data:`PLAYERS`): the
 baselines ``greedy`` and ``sniper`` (:mod:`rules.ai.baselines`) and ``probability``
 (:mod:`rules.ai.probability`), ``one-ply`` (the planner without slips), and the levels as
-they were before the model, ``medium-old`` (:mod:`rules.ai.heuristic`) and ``hard-old``.
+they were before the model, ``medium-old`` (:mod:`rules.ai.heuristic`) and ``hard-old``,
+and ``medium-learned`` and ``hard-learned``, the levels' searches with the evaluation
+fitted to self-play (:mod:`rules.ai.learned`) in the model's place, which no level uses yet.
 
 :func:`hint` is the hard AI's suggestion with a reason a learner can read, as a code and
 parameters (:data:`REASONS`) that the bot and the terminal translate.
@@ -72,6 +74,8 @@ class Level(enum.StrEnum):
     ONE_PLY = "one-ply"
     MEDIUM_OLD = "medium-old"
     HARD_OLD = "hard-old"
+    MEDIUM_LEARNED = "medium-learned"
+    HARD_LEARNED = "hard-learned"
 
     def __str__(self) -> str:
         return self.value
@@ -82,7 +86,19 @@ LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
 #: Every player ``choose_move`` knows: the levels, the three baselines, ``one-ply`` (the
 #: model's one-ply maximiser that ``easy`` slips from), and the levels as they were
 #: before the probability model (``medium-old``, ``hard-old``), kept to measure against.
-PLAYERS: tuple[str, ...] = (*LEVELS, "greedy", "sniper", "probability", "one-ply", "medium-old", "hard-old")
+#: ``medium-learned`` and ``hard-learned`` are the levels' searches with the learned
+#: evaluation (rules.ai.learned) in the model's place, to measure before any level uses it.
+PLAYERS: tuple[str, ...] = (
+    *LEVELS,
+    "greedy",
+    "sniper",
+    "probability",
+    "one-ply",
+    "medium-old",
+    "hard-old",
+    "medium-learned",
+    "hard-learned",
+)
 #: Default search budget of ``hard`` without tactic cards: playouts (deterministic) of
 #: three turns each, their ends valued by the model; the wall-clock cap only guards
 #: against a pathological position, and benchmarks count how often it fires. ``medium``
@@ -156,10 +172,16 @@ def decide(
         return Decision(heuristic.choose(from_view(view), rng))
     if lvl is Level.ONE_PLY or view.phase in ("scout_draw", "scout_return"):
         return Decision(planner.choose(from_view(view), rng))
-    prior = "heuristic" if lvl is Level.HARD_OLD else "model"
+    fitted = lvl in (Level.HARD_LEARNED, Level.MEDIUM_LEARNED)
+    prior = "heuristic" if lvl is Level.HARD_OLD else "learned" if fitted else "model"
     short = lvl in (Level.HARD, Level.MEDIUM) and not view.options.tactics
-    spend = _budget(budget, HARD_BUDGET if short else PLAYOUT_BUDGET)
-    if lvl is Level.MEDIUM:
+    if fitted:  # short playouts in every configuration, unless set to 0 (to the end)
+        short = mcts.LEARNED_LEAF_PLIES > 0
+        default = replace(HARD_BUDGET, leaf_plies=mcts.LEARNED_LEAF_PLIES) if short else PLAYOUT_BUDGET
+        spend = _budget(budget, default)
+    else:
+        spend = _budget(budget, HARD_BUDGET if short else PLAYOUT_BUDGET)
+    if lvl in (Level.MEDIUM, Level.MEDIUM_LEARNED):
         iterations = max(1, spend.iterations // MEDIUM_SHARE)
         seconds = None if spend.seconds is None else spend.seconds / MEDIUM_SHARE
         spend = replace(spend, iterations=iterations, seconds=seconds, candidates=MEDIUM_CANDIDATES)

@@ -36,8 +36,9 @@ import random
 import time
 from dataclasses import dataclass, field, replace
 
-from rules.ai import heuristic, planner
+from rules.ai import heuristic, learned, planner
 from rules.ai.determinize import sample_game
+from rules.ai.features import MEAN, situation_features
 from rules.ai.model import Dist, Model, game_chance
 from rules.ai.playout import MARGIN, STONES, World
 from rules.ai.situation import Situation, StoneState, from_view
@@ -55,6 +56,11 @@ HEURISTIC_WEIGHT = 0.15
 # Weight of the probability model's value of a move (its chance to win the game plus a
 # little of the stones' mean, rules.ai.planner) in the same ranking, for ``hard``.
 MODEL_WEIGHT = 1.0
+# The measurement players ``hard-learned`` and ``medium-learned`` (rules.ai.learned):
+# their playouts stop after this many turns in every configuration (0: played to the
+# end) and the learned evaluation values where they stop; it also takes the model's
+# place in the ranking, at MODEL_WEIGHT.
+LEARNED_LEAF_PLIES = 3
 
 
 @dataclass(frozen=True)
@@ -162,8 +168,12 @@ class Leaf:
     in place of the margin. The AI's own hand is its hand in that world; the pool is the
     world's unseen clan cards (the opponent's hand and the deck), counted, not seen."""
 
-    def __init__(self, sit: Situation) -> None:
+    def __init__(self, sit: Situation, *, fitted: bool = False, my_turn: bool = True) -> None:
         self.sit = sit
+        #: Value with the learned evaluation (its chance to win in place of the model's),
+        #: ``my_turn``: the AI is to move at the leaves.
+        self.fitted = fitted
+        self.my_turn = my_turn
         # Empty sides' distributions, shared by the decision's leaves: their pools differ
         # by the few cards of three turns, and an empty side costs the most to count.
         self.open: dict[tuple[object, ...], Dist] = {}
@@ -186,9 +196,13 @@ class Leaf:
             opp_hand_tactics=sum(1 for c in held if c.is_tactic),
             clan_deck=len(w.clan),
             tactic_deck=len(w.tac),
+            tactics_played=(w.tp[0], w.tp[1]),
             legal=[],
         )
         w.final_owners = w.owners_at_end()
+        if self.fitted:  # the learned chance; the stones' mean is its third feature
+            x = situation_features(sit, my_turn=self.my_turn, model=Model(sit, self.open))
+            return (1 - MARGIN) * learned.predict(learned.load(), x) + MARGIN * x[MEAN]
         ps = Model(sit, self.open).stones(stones, w.hands[0])
         return (1 - MARGIN) * game_chance(ps) + MARGIN * sum(ps) / STONES
 
@@ -241,8 +255,8 @@ def search(
             return SearchResult(win, 0, False, {win: (1.0, 0)})
     # The model's (or the old heuristic's) value of every move relative to its best,
     # scaled to the playout score: a stone's chance of 1.0 less is worth 0.15 of a game.
-    if prior == "model":
-        mv = planner.MoveValues(sit)
+    if prior in ("model", "learned"):
+        mv = planner.LearnedMoveValues(sit) if prior == "learned" else planner.MoveValues(sit)
         h, weight = [mv.value(m) for m in moves], MODEL_WEIGHT
     else:  # "heuristic": the old hard (hard-old)
         ev = heuristic.Evaluator(sit)
@@ -255,8 +269,11 @@ def search(
         if len(moves) == 1:
             return SearchResult(moves[0], 0, False, {moves[0]: (0.5, 0)})
     root = Root(view)
-    leaf = None if budget.leaf_plies is None else Leaf(sit)
     phase = view.phase
+    next_player = 1 if phase in ("play", "draw") else 0
+    leaf = None
+    if budget.leaf_plies is not None:
+        leaf = Leaf(sit, fitted=prior == "learned", my_turn=next_player ^ budget.leaf_plies % 2 == 0)
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     total = [0.0] * len(moves)
     count = [0] * len(moves)
@@ -266,7 +283,6 @@ def search(
     used = 0
     capped = False
     share = [[0.0] * STONES for _ in moves]
-    next_player = 1 if phase in ("play", "draw") else 0
     top = max(h)
     bonus = [weight * (x - top) for x in h]
 

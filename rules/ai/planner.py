@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
-from rules.ai import heuristic
+from rules.ai import heuristic, learned
 from rules.ai.model import Model, game_chance
 from rules.ai.situation import Situation, StoneState
 from rules.cards import Card, Tactic, TacticCard
 from rules.moves import Claim, Move, Scout, ScoutReturn
 
-__all__ = ["STONE_WEIGHT", "TACTIC_COST", "MoveValues", "choose", "ranked_moves"]
+__all__ = ["STONE_WEIGHT", "TACTIC_COST", "LearnedMoveValues", "MoveValues", "choose", "ranked_moves"]
 
 #: Weight of the stones' mean chance next to the chance to win the game.
 STONE_WEIGHT = 0.25
@@ -52,6 +53,30 @@ class MoveValues:
             hand = [c for c in hand if not (isinstance(c, TacticCard) and c.tactic is Tactic.SCOUT)]
             return self.board(self.sit.stones, hand)[0] + 0.01 - TACTIC_COST
         return self.board(self.sit.stones, hand)[0]  # pass, draws
+
+
+class LearnedMoveValues(MoveValues):
+    """The learned evaluation's value of every move (:mod:`rules.ai.learned`): the
+    position after it from the viewer's side, the opponent to move. A tactic card spent
+    leaves the hand and counts as played, so what holding it was worth is the fit's,
+    not a set cost."""
+
+    def value(self, move: Move) -> float:
+        if isinstance(move, Claim):
+            return 1e9
+        sit = self.sit
+        res = self._edit.after(move)
+        if res is not None:
+            stones, hand, cost = res
+            spent = cost > 0
+        else:
+            stones, hand = sit.stones, list(sit.hand)
+            spent = isinstance(move, Scout)
+            if spent:
+                hand.remove(TacticCard(Tactic.SCOUT))
+        mine, theirs = sit.tactics_played
+        after = replace(sit, stones=stones, hand=hand, tactics_played=(mine + spent, theirs))
+        return learned.situation_value(after, my_turn=False, model=self.model)
 
 
 def ranked_moves(sit: Situation, moves: list[Move] | None = None) -> list[tuple[float, Move]]:
