@@ -2,7 +2,7 @@
 
 Tests never bind a fixed port. A test that starts the bot passes it one of these as
 ``WEB_PORT`` (``WEB_PORT=0`` turns the web pages off, so 0 cannot ask for any port);
-a test that serves by itself binds port 0. ``.ci/run`` holds 127.0.0.1:8080,
+a test that serves by itself binds port 0. ``.ci/run`` holds port 8080 of 127.0.0.1,
 ``WEB_PORT``'s default, while the tests run, so a test that lets the bot take the
 default port fails in CI.
 """
