@@ -73,13 +73,15 @@ async def ensure_players(db: Executor, user_ids: Iterable[int], now: float) -> N
     Only a missing row is inserted: on PostgreSQL, an insert that meets an existing key
     waits for any open transaction that holds that row (``PlayerStore.lock``), so two
     members each holding their own row while adding the other's (challenging each other
-    at once) would wait for each other in a circle."""
+    at once) would wait for each other in a circle. The rows go in in one order (by id):
+    one statement adding (a, b) and another (b, a) at once would each wait for the
+    other's uncommitted half, a deadlock."""
     await db.executemany(
         "INSERT INTO players (user_id, created_at)"
         " SELECT CAST($1 AS BIGINT), CAST($2 AS DOUBLE PRECISION)"
         " WHERE NOT EXISTS (SELECT 1 FROM players WHERE user_id = $1)"
         " ON CONFLICT (user_id) DO NOTHING",
-        [(user_id, float(now)) for user_id in user_ids],
+        [(user_id, float(now)) for user_id in sorted(set(user_ids))],
     )
 
 

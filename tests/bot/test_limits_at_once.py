@@ -280,3 +280,17 @@ async def test_sign_ups_at_once_stop_at_the_tournaments_size(postgres_database: 
     finally:
         for database in databases:
             await database.close()
+
+
+async def test_new_members_added_at_once_in_either_order_never_deadlock(
+    db: Storage, clock: FakeClock
+) -> None:
+    """Two new members challenging each other at once add both rows, each in their own
+    order: (a, b) and (b, a) inserted in one statement each would wait for each other's
+    half on PostgreSQL (a deadlock, one of them refused). The rows go in one order."""
+    for trial in range(40):
+        a, b = 8000 + 2 * trial, 8001 + 2 * trial
+        calls = [lambda x=x, y=y: db.players.ensure_players((x, y), clock()) for x, y in [(a, b), (b, a)] * 4]
+        done, failed = await _all_at_once(calls)
+        assert failed == [], (trial, failed)
+        assert len(done) == 8
