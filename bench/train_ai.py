@@ -34,17 +34,12 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python bench/train_ai.py` from anywhere
     sys.path.insert(0, str(ROOT))
 
+from bench.ai import CONFIGS  # noqa: E402
 from rules.ai import decide  # noqa: E402
 from rules.ai.features import NAMES, features  # noqa: E402
 from rules.ai.learned import Weights, predict  # noqa: E402
-from rules.game import Game, GameOptions  # noqa: E402
+from rules.game import Game  # noqa: E402
 
-CONFIGS = {
-    "st": GameOptions("schotten-totten", False),
-    "st+t": GameOptions("schotten-totten", True),
-    "bl": GameOptions("battle-line", False),
-    "bl+t": GameOptions("battle-line", True),
-}
 #: The self-play pairs, in turn: fast players of different styles (the model's one ply,
 #: its slips, two baselines that play tactic cards their own ways).
 PAIRS = (
