@@ -54,7 +54,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python bench/ai.py` from anywhere, any interpreter
     sys.path.insert(0, str(ROOT))
 
-from rules.ai import HARD_BUDGET, PLAYERS, decide, mcts, model, planner, playout  # noqa: E402
+from rules.ai import HARD_BUDGET, PLAYERS, decide, learned, mcts, model, planner, playout  # noqa: E402
+from rules.ai.learned import Weights  # noqa: E402
 from rules.game import Game, GameOptions  # noqa: E402
 
 CONFIGS = {
@@ -132,6 +133,8 @@ def play_game(
     }  # fmt: skip
     if _SETTINGS:
         row["set"] = dict(_SETTINGS)
+    if _WEIGHTS:
+        row["weights"] = _WEIGHTS[0]
     return row
 
 
@@ -140,6 +143,7 @@ def play_game(
 # The search's numeric constants changed by --set in this process (and, through the
 # pool's initializer, in its workers): a variant to compare with --compare.
 _SETTINGS: dict[str, int | float] = {}
+_WEIGHTS: list[str] = []  # --weights: the learned evaluation's weights file, if not the shipped one
 _TUNABLE = (playout, mcts, model, planner)  # the modules whose constants --set changes, where they are read
 
 
@@ -173,11 +177,15 @@ def parse_settings(items: list[str]) -> dict[str, int | float]:
     return out
 
 
-def apply_settings(settings: dict[str, int | float]) -> None:
+def apply_settings(settings: dict[str, int | float], weights: str | None = None) -> None:
+    """The constants of ``--set`` and the learned evaluation's ``--weights`` file, in
+    this process (and, as the pool's initializer, in each worker)."""
     _SETTINGS.clear()
     _SETTINGS.update(settings)
     for name, value in settings.items():
         setattr(_module_of(name), name, value)
+    _WEIGHTS[:] = [] if weights is None else [weights]
+    learned.use(None if weights is None else Weights.from_json(json.loads(Path(weights).read_text("utf-8"))))
 
 
 def saved_games(paths: list[str]) -> Iterator[dict]:
@@ -445,6 +453,10 @@ def main(argv: list[str] | None = None) -> int:
         help="change a number of rules/ai/mcts.py or playout.py for this run (a variant of hard): NOISE=0.2",
     )  # fmt: skip
     parser.add_argument(
+        "--weights", default=None, metavar="FILE",
+        help="the learned evaluation's weights for this run (from bench/train_ai.py), not the shipped ones",
+    )  # fmt: skip
+    parser.add_argument(
         "--compare", nargs=2, metavar=("A", "B"), help="only: saved games of variant B against A, paired"
     )
     args = parser.parse_args(argv)
@@ -455,7 +467,13 @@ def main(argv: list[str] | None = None) -> int:
         settings = parse_settings(args.set)
     except ValueError as error:
         parser.error(str(error))
-    apply_settings(settings)
+    if args.weights:
+        try:
+            apply_settings(settings, args.weights)
+        except (OSError, ValueError, KeyError) as error:
+            parser.error(f"--weights {args.weights}: {error}")
+    else:
+        apply_settings(settings)
     if args.report:  # filtered by --pairings and --configs only where they are given
         pairs = None if args.pairings is None else set(_pairings(args.pairings))
         report(args.report, pairs, None if args.configs is None else set(_configs(args.configs)))
@@ -487,7 +505,8 @@ def main(argv: list[str] | None = None) -> int:
         f"AI benchmark: {len(cells)} cells ({len(pairings)} pairings), {len(cells[0][3])} deals x 2 seats,"
         f" hard budget {budget} playouts (cap {HARD_BUDGET.seconds}s), {args.processes} processes,"
         f" load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs"
-        + "".join(f", {name}={value}" for name, value in settings.items()),
+        + "".join(f", {name}={value}" for name, value in settings.items())
+        + (f", weights {args.weights}" if args.weights else ""),
         flush=True,
     )
     print(HEADER, flush=True)
@@ -497,7 +516,8 @@ def main(argv: list[str] | None = None) -> int:
     caps: dict[str, int] = defaultdict(int)
     out = open(args.out, "a") if args.out else None  # noqa: SIM115
     summary: list[str] = []
-    with ProcessPoolExecutor(args.processes, initializer=apply_settings, initargs=(settings,)) as pool:
+    init = (settings, args.weights)
+    with ProcessPoolExecutor(args.processes, initializer=apply_settings, initargs=init) as pool:
         for a, b, config, deals in cells:
             t0 = time.perf_counter()
             jobs = [(a, b, config, seed, seat, args.budget) for seed in deals for seat in (0, 1)]

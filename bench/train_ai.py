@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:  # `python bench/train_ai.py` from anywhere
     sys.path.insert(0, str(ROOT))
 
 from bench.ai import CONFIGS  # noqa: E402
-from rules.ai import decide  # noqa: E402
+from rules.ai import PLAYERS, decide  # noqa: E402
 from rules.ai.features import NAMES, features  # noqa: E402
 from rules.ai.learned import Weights, predict  # noqa: E402
 from rules.game import Game  # noqa: E402
@@ -55,10 +55,10 @@ DATA = ROOT / "bench" / "results" / "train-ai.jsonl"
 GAME_INDEX = NAMES.index("game")
 
 
-def play(config: str, seed: int, index: int, every: int) -> dict:
+def play(config: str, seed: int, index: int, every: int, pairs: tuple[tuple[str, str], ...] = PAIRS) -> dict:
     """One self-play game, its sampled positions from both seats."""
-    names = PAIRS[index % len(PAIRS)]
-    if index // len(PAIRS) % 2:
+    names = pairs[index % len(pairs)]
+    if index // len(pairs) % 2:
         names = (names[1], names[0])
     game = Game.new(seed, CONFIGS[config])
     pick = random.Random(seed * 7919 + 17)
@@ -208,12 +208,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--every", type=int, default=4, help="record a decision with chance 1/EVERY")
     parser.add_argument("--holdout", type=int, default=4, help="hold out every HOLDOUT-th game")
+    parser.add_argument(
+        "--pairs", default=None, help="self-play pairs A:B,C:D (default: PAIRS, the fast players)"
+    )
     parser.add_argument("--l2", type=float, default=1.0, help="L2 penalty on the standardized weights")
     parser.add_argument("--data", default=str(DATA), help="write the games here (JSON lines)")
     parser.add_argument("--from-data", default=None, help="fit on these saved games instead of playing")
     parser.add_argument("--weights", default=str(WEIGHTS), help="write the weights here")
     args = parser.parse_args(argv)
     configs = [c for c in args.configs.split(",") if c]
+    pairs: tuple[tuple[str, str], ...] = PAIRS
+    if args.pairs:
+        pairs = tuple((a, b) for a, _, b in (p.partition(":") for p in args.pairs.split(",") if p))
+        unknown = {name for pair in pairs for name in pair} - set(PLAYERS)
+        if unknown:
+            parser.error(f"unknown players {sorted(unknown)}; choose from {', '.join(PLAYERS)}")
     t0 = time.perf_counter()
     games: list[dict] = []
     if args.from_data:
@@ -225,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.data, "w", encoding="utf-8") as f:
             for config in configs:
                 for i in range(args.games):
-                    g = play(config, args.first_seed + i, i, args.every)
+                    g = play(config, args.first_seed + i, i, args.every, pairs)
                     games.append(g)
                     f.write(json.dumps(g) + "\n")
                     f.flush()
@@ -252,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         "training": {
             "command": " ".join(["python bench/train_ai.py", *(sys.argv[1:] if argv is None else argv)]),
             "deals": seeds,
-            "pairs": [list(p) for p in PAIRS],
+            "pairs": sorted({tuple(sorted(g["players"])) for g in games}),
             "every": args.every,
             "holdout": args.holdout,
             "l2": args.l2,

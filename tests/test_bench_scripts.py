@@ -203,3 +203,29 @@ def test_the_readme_table_is_printed_from_the_games_of_its_deals(tmp_path: Path)
     assert len(ai.README_TABLE["hard", "probability", "bl"]) == 100
     out = bench("ai", "--report", "t.jsonl", "--readme-table", cwd=tmp_path).stdout
     assert medium_old in out
+
+
+def test_ai_runs_with_other_weights_record_them_and_refuse_a_bad_file(tmp_path: Path) -> None:
+    from bench import ai
+    from rules.ai import learned
+
+    shipped = json.loads((ROOT / "rules" / "ai" / "weights" / "learned.json").read_text())
+    other = dict(shipped, intercept=shipped["intercept"] + 1.0)
+    (tmp_path / "w.json").write_text(json.dumps(other))
+    try:
+        ai.apply_settings({}, str(tmp_path / "w.json"))
+        assert learned.load().intercept == other["intercept"]
+    finally:
+        ai.apply_settings({})
+    assert learned.load().intercept == shipped["intercept"]
+
+    run = bench("ai", "--pairings", "medium-learned:random", "--configs", "st+t", "--games", "1",
+                "--budget", "8", "--weights", "w.json", "--out", "g.jsonl", cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "weights w.json" in run.stdout
+    assert [json.loads(line)["weights"] for line in (tmp_path / "g.jsonl").read_text().splitlines()] == [
+        "w.json"
+    ] * 2
+    (tmp_path / "bad.json").write_text(json.dumps(dict(shipped, features=shipped["features"][:-1])))
+    refused = bench("ai", "--pairings", "medium-learned:random", "--weights", "bad.json", cwd=tmp_path)
+    assert refused.returncode == 2 and "--weights bad.json: weights are for features" in refused.stderr

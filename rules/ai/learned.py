@@ -23,7 +23,7 @@ from rules.ai.model import Model
 from rules.ai.situation import Situation
 from rules.view import PlayerView
 
-__all__ = ["WEIGHTS_FILE", "Weights", "load", "predict", "situation_value", "value"]
+__all__ = ["WEIGHTS_FILE", "Weights", "load", "predict", "situation_value", "use", "value"]
 
 WEIGHTS_FILE = "weights/learned.json"
 
@@ -68,10 +68,23 @@ class Weights:
 
 
 @cache
-def load() -> Weights:
-    """The shipped weights (read once)."""
+def _shipped() -> Weights:
     text = resources.files("rules.ai").joinpath(WEIGHTS_FILE).read_text(encoding="utf-8")
     return Weights.from_json(json.loads(text))
+
+
+_in_use: list[Weights] = []  # other weights for this process (bench/ai.py --weights)
+
+
+def load() -> Weights:
+    """The weights in use: the shipped ones (read once), unless :func:`use` set others."""
+    return _in_use[0] if _in_use else _shipped()
+
+
+def use(weights: Weights | None) -> None:
+    """Use ``weights`` in this process instead of the shipped ones (None: the shipped
+    ones again), to measure a fit before it ships (``bench/ai.py --weights FILE``)."""
+    _in_use[:] = [] if weights is None else [weights]
 
 
 def predict(weights: Weights, x: list[float]) -> float:
