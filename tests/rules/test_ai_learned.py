@@ -232,5 +232,11 @@ def test_training_takes_its_pairs_from_the_command(tmp_path: Path) -> None:
     games = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()]
     assert [g["players"] for g in games] == [["random", "easy"], ["easy", "random"]]
     assert json.loads(weights.read_text())["training"]["pairs"] == [["easy", "random"]]
+    again = tmp_path / "again.jsonl"
+    assert train.main([*args, "--processes", "2", "--data", str(again), "--weights", str(weights)]) == 0
+    parallel = [json.loads(line) for line in again.read_text(encoding="utf-8").splitlines()]
+    for g in (*games, *parallel):
+        g.pop("features_s")  # the time spent, the only field that may differ
+    assert parallel == games
     with pytest.raises(SystemExit):
         train.main(["--pairs", "nobody:easy", "--data", str(data), "--weights", str(weights)])
