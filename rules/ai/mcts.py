@@ -42,7 +42,7 @@ from rules.ai.features import MEAN, situation_features
 from rules.ai.model import Dist, Model, game_chance
 from rules.ai.playout import MARGIN, STONES, World
 from rules.ai.situation import Situation, StoneState, from_view
-from rules.cards import Card, ClanCard, TacticCard
+from rules.cards import Card, ClanCard
 from rules.formations import tables
 from rules.moves import Draw, Move
 from rules.rulesets import get_ruleset
@@ -61,9 +61,6 @@ MODEL_WEIGHT = 1.0
 # end) and the learned evaluation values where they stop; it also takes the model's
 # place in the ranking, at MODEL_WEIGHT.
 LEARNED_LEAF_PLIES = 3
-# 1: they choose the deck to draw from by the learned value (rules.ai.planner.
-# learned_draw); 0: by the shared rule (heuristic.draw_choice), as every level does.
-LEARNED_DRAWS = 0
 
 
 @dataclass(frozen=True)
@@ -216,19 +213,6 @@ class Leaf:
 _ADJACENT = [(i, i + 1, i + 2) for i in range(STONES - 2)]
 
 
-def unseen_tactics(view: PlayerView) -> list[TacticCard]:
-    """The tactic cards the viewer has not seen (the tactic deck and the opponent's
-    hand), as a multiset: the full tactic deck less the hand, the table and the discards."""
-    left = list(get_ruleset(view.options.ruleset).tactic_deck())
-    seen = [*view.hand, *(c for st in view.stones for side in st.sides for c in side)]
-    seen += [c for st in view.stones for c, _ in st.terrain]
-    seen += [c for _, c in view.discards]
-    for c in seen:
-        if isinstance(c, TacticCard) and c in left:
-            left.remove(c)
-    return left
-
-
 def winning_move(view: PlayerView, moves: list[Move]) -> Move | None:
     """A move after which the AI can prove enough stones to win, if there is one.
 
@@ -264,8 +248,6 @@ def search(
     if view.phase == "draw" and all(isinstance(m, Draw) for m in moves):
         # Not searched: the playouts overvalue tactic cards (searched draws took about
         # six a game and lost to medium-old; a rule wins, docs/ai.md).
-        if prior == "learned" and LEARNED_DRAWS:
-            return SearchResult(planner.learned_draw(sit, unseen_tactics(view), moves), 0, False)
         return SearchResult(heuristic.draw_choice(sit, moves), 0, False)
     if view.phase == "play":
         win = winning_move(view, moves)

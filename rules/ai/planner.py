@@ -19,17 +19,9 @@ from rules.ai import heuristic, learned
 from rules.ai.model import Model, game_chance
 from rules.ai.situation import Situation, StoneState
 from rules.cards import Card, Tactic, TacticCard
-from rules.moves import Claim, Draw, Move, Scout, ScoutReturn
+from rules.moves import Claim, Move, Scout, ScoutReturn
 
-__all__ = [
-    "STONE_WEIGHT",
-    "TACTIC_COST",
-    "LearnedMoveValues",
-    "MoveValues",
-    "choose",
-    "learned_draw",
-    "ranked_moves",
-]
+__all__ = ["STONE_WEIGHT", "TACTIC_COST", "LearnedMoveValues", "MoveValues", "choose", "ranked_moves"]
 
 #: Weight of the stones' mean chance next to the chance to win the game.
 STONE_WEIGHT = 0.25
@@ -94,38 +86,6 @@ def ranked_moves(sit: Situation, moves: list[Move] | None = None) -> list[tuple[
     scored = [(mv.value(m), m) for m in moves]
     scored.sort(key=lambda sm: (-sm[0], str(sm[1])))
     return scored
-
-
-#: Clan cards a learned draw values the clan deck by (spread over the unseen ones).
-DRAW_SAMPLES = 8
-
-
-def learned_draw(sit: Situation, unseen_tactics: Sequence[TacticCard], moves: Sequence[Move]) -> Move:
-    """The deck whose draw the learned evaluation values most: the mean learned value of
-    the hand with one more card, over up to :data:`DRAW_SAMPLES` unseen clan cards
-    (evenly spread over them) for the clan deck, and over the unseen tactic cards
-    (``unseen_tactics``: the tactic deck and the opponent's hand, as a multiset) for the
-    tactic deck, the opponent to move."""
-    draws = {m.deck: m for m in moves if isinstance(m, Draw)}
-    if len(draws) < 2 or not unseen_tactics or not sit.unseen_clan:
-        return heuristic.draw_choice(sit, list(moves))
-    pool = sorted(sit.unseen_clan, key=str)
-    step = max(1, len(pool) // DRAW_SAMPLES)
-    clan = 0.0
-    picked = pool[step // 2 :: step][:DRAW_SAMPLES]
-    for card in picked:
-        rest = list(pool)
-        rest.remove(card)
-        after = replace(sit, hand=[*sit.hand, card], unseen_clan=rest, clan_deck=max(0, sit.clan_deck - 1))
-        clan += learned.situation_value(after, my_turn=False)
-    model = Model(sit)
-    tactic = 0.0
-    for tac in unseen_tactics:
-        after = replace(sit, hand=[*sit.hand, tac], tactic_deck=max(0, sit.tactic_deck - 1))
-        tactic += learned.situation_value(after, my_turn=False, model=model)
-    if tactic / len(unseen_tactics) > clan / len(picked):
-        return draws["tactic"]
-    return draws["clan"]
 
 
 def _best_return(sit: Situation, moves: list[ScoutReturn]) -> Move:

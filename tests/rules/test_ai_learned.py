@@ -14,7 +14,7 @@ from types import ModuleType
 
 import pytest
 
-from rules.ai import decide, heuristic, learned, mcts, planner
+from rules.ai import decide, learned, mcts, planner
 from rules.ai.determinize import sample_game
 from rules.ai.features import NAMES, features
 from rules.ai.learned import Weights, predict
@@ -166,62 +166,6 @@ def test_the_learned_leaves_follow_the_setting(monkeypatch: pytest.MonkeyPatch) 
     full = decide(view, level="hard-learned", seed=2, budget=PLAYOUTS)
     assert short.search is not None and full.search is not None
     assert short.search.stats != full.search.stats  # another value at the playouts' ends
-
-
-@pytest.mark.parametrize("ruleset", ["schotten-totten", "battle-line"])
-def test_the_unseen_tactic_cards_are_the_deck_and_the_opponents_hand(ruleset: str) -> None:
-    found = positions(range(3), tactics=True, every=2, ruleset=ruleset)
-    assert any(v.discards or any(st.terrain for st in v.stones) for _, v in found)
-    for game, view in found:
-        truth = [c for c in (*game._tactic_deck, *game.hand(view.opponent)) if c.is_tactic]
-        assert sorted(map(str, mcts.unseen_tactics(view))) == sorted(map(str, truth))
-
-
-def _weights_valuing_held_tactics(sign: float) -> Weights:
-    """The shipped weights, with the tactic cards held worth ``sign`` a lot each."""
-    w = learned.load()
-    held = {i for i, name in enumerate(NAMES) if name.startswith("held_") and name != "held_tactics_theirs"}
-    coef = tuple(sign * 3.0 if i in held else c for i, c in enumerate(w.coef))
-    return replace(w, coef=coef)
-
-
-def test_a_learned_draw_follows_what_the_weights_say_a_tactic_card_is_worth() -> None:
-    draws = [
-        v
-        for _, v in positions(range(6), tactics=True, every=1)
-        if v.phase == "draw" and {m.deck for m in v.legal_moves() if hasattr(m, "deck")} == {"clan", "tactic"}
-    ]
-    assert draws
-    view = draws[0]
-    sit = from_view(view)
-    try:
-        learned.use(_weights_valuing_held_tactics(+1.0))
-        assert planner.learned_draw(sit, mcts.unseen_tactics(view), view.legal_moves()).deck == "tactic"
-        learned.use(_weights_valuing_held_tactics(-1.0))
-        assert planner.learned_draw(sit, mcts.unseen_tactics(view), view.legal_moves()).deck == "clan"
-    finally:
-        learned.use(None)
-    assert learned.load() == learned.Weights.from_json(
-        json.loads((ROOT / "rules/ai/weights/learned.json").read_text())
-    )
-
-
-def test_learned_players_draw_by_the_rule_unless_set(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``LEARNED_DRAWS`` 0 (the default): the shared rule; 1: the learned value."""
-    draws = [v for _, v in positions(range(6), tactics=True, every=1) if v.phase == "draw"]
-    view = next(v for v in draws if {getattr(m, "deck", None) for m in v.legal_moves()} >= {"clan", "tactic"})
-    rule = heuristic.draw_choice(from_view(view), view.legal_moves())
-    try:
-        for sign in (+1.0, -1.0):
-            learned.use(_weights_valuing_held_tactics(sign))
-            assert decide(view, level="medium-learned", seed=1).move == rule
-        monkeypatch.setattr(mcts, "LEARNED_DRAWS", 1)
-        for sign in (+1.0, -1.0):
-            learned.use(_weights_valuing_held_tactics(sign))
-            move = decide(view, level="medium-learned", seed=1).move
-            assert getattr(move, "deck", None) == ("tactic" if sign > 0 else "clan")
-    finally:
-        learned.use(None)
 
 
 def test_training_takes_its_pairs_from_the_command(tmp_path: Path) -> None:
