@@ -217,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pairs", default=None, help="self-play pairs A:B,C:D (default: PAIRS, the fast players)"
     )
+    parser.add_argument(
+        "--without", default="", metavar="NAME,...", help="fit with these features held at zero (an ablation)"
+    )
     parser.add_argument("--processes", type=int, default=1, help="play the games in this many processes")
     parser.add_argument("--l2", type=float, default=1.0, help="L2 penalty on the standardized weights")
     parser.add_argument("--data", default=str(DATA), help="write the games here (JSON lines)")
@@ -224,6 +227,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--weights", default=str(WEIGHTS), help="write the weights here")
     args = parser.parse_args(argv)
     configs = [c for c in args.configs.split(",") if c]
+    dropped = [name for name in args.without.split(",") if name]
+    if set(dropped) - set(NAMES):
+        parser.error(f"--without: unknown features {sorted(set(dropped) - set(NAMES))}")
     pairs: tuple[tuple[str, str], ...] = PAIRS
     if args.pairs:
         pairs = tuple((a, b) for a, _, b in (p.partition(":") for p in args.pairs.split(",") if p))
@@ -247,6 +253,10 @@ def main(argv: list[str] | None = None) -> int:
                 f.flush()
                 if g["index"] == args.games - 1:
                     print(f"{g['config']}: {args.games} games, {time.perf_counter() - t0:.0f} s", flush=True)
+    for g in games:  # after the file is written: the saved games keep every feature
+        for _, x in g["rows"]:
+            for i in map(NAMES.index, dropped):
+                x[i] = 0.0
     calls = sum(len(g["rows"]) for g in games)
     if calls and not args.from_data:
         cost = 1000 * sum(g["features_s"] for g in games) / calls
@@ -273,6 +283,7 @@ def main(argv: list[str] | None = None) -> int:
             "every": args.every,
             "holdout": args.holdout,
             "l2": args.l2,
+            "without": dropped,
             "games": len(train),
             "positions": len(xs),
         },

@@ -184,3 +184,14 @@ def test_training_takes_its_pairs_from_the_command(tmp_path: Path) -> None:
     assert parallel == games
     with pytest.raises(SystemExit):
         train.main(["--pairs", "nobody:easy", "--data", str(data), "--weights", str(weights)])
+    # An ablation: the same games fitted with two features held at zero.
+    ablated = tmp_path / "ablated.json"
+    without = ["--without", "played_mine,held_traitor", "--from-data", str(data), "--weights", str(ablated)]
+    assert train.main([*args, *without]) == 0
+    fitted = json.loads(ablated.read_text())
+    assert fitted["training"]["without"] == ["played_mine", "held_traitor"]
+    for name in ("played_mine", "held_traitor"):
+        assert fitted["coef"][NAMES.index(name)] == 0.0
+    assert json.loads(weights.read_text())["coef"] != fitted["coef"]
+    with pytest.raises(SystemExit):
+        train.main([*args, "--without", "nothing_like_this", "--from-data", str(data)])
