@@ -467,13 +467,10 @@ def main(argv: list[str] | None = None) -> int:
         settings = parse_settings(args.set)
     except ValueError as error:
         parser.error(str(error))
-    if args.weights:
-        try:
-            apply_settings(settings, args.weights)
-        except (OSError, ValueError, KeyError) as error:
-            parser.error(f"--weights {args.weights}: {error}")
-    else:
-        apply_settings(settings)
+    try:
+        apply_settings(settings, args.weights)
+    except (OSError, ValueError, KeyError) as error:  # only a --weights file can fail here
+        parser.error(f"--weights {args.weights}: {error}")
     if args.report:  # filtered by --pairings and --configs only where they are given
         pairs = None if args.pairings is None else set(_pairings(args.pairings))
         report(args.report, pairs, None if args.configs is None else set(_configs(args.configs)))

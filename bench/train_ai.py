@@ -30,6 +30,7 @@ import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from itertools import repeat
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,10 +91,6 @@ def play(config: str, seed: int, index: int, every: int, pairs: tuple[tuple[str,
         "rows": rows,
         "features_s": spent,
     }
-
-
-def _play(job: tuple[str, int, int, int, tuple[tuple[str, str], ...]]) -> dict:
-    return play(*job)
 
 
 def label(g: dict, seat: int) -> float:
@@ -244,18 +241,19 @@ def main(argv: list[str] | None = None) -> int:
         games = [g for g in games if g["config"] in configs]
     else:
         Path(args.data).parent.mkdir(parents=True, exist_ok=True)
-        first, every = args.first_seed, args.every
-        jobs = [(config, first + i, i, every, pairs) for config in configs for i in range(args.games)]
+        jobs = [(config, args.first_seed + i, i) for config in configs for i in range(args.games)]
         with open(args.data, "w", encoding="utf-8") as f, ProcessPoolExecutor(args.processes) as pool:
-            for g in pool.map(_play, jobs, chunksize=1):  # in order: the same file for any --processes
+            played = pool.map(play, *zip(*jobs, strict=True), repeat(args.every), repeat(pairs))
+            for g in played:  # in order: the same file for any --processes
                 games.append(g)
                 f.write(json.dumps(g) + "\n")
                 f.flush()
                 if g["index"] == args.games - 1:
                     print(f"{g['config']}: {args.games} games, {time.perf_counter() - t0:.0f} s", flush=True)
+    zeroed = [NAMES.index(name) for name in dropped]
     for g in games:  # after the file is written: the saved games keep every feature
         for _, x in g["rows"]:
-            for i in map(NAMES.index, dropped):
+            for i in zeroed:
                 x[i] = 0.0
     calls = sum(len(g["rows"]) for g in games)
     if calls and not args.from_data:
