@@ -209,7 +209,6 @@ class WebCompanion:
         assert server is not None  # set up above
         listener = Listener(
             lambda: GuardedHandler(server, loop=loop, refusals=self.refusals),
-            connections=lambda: len(server.connections),
             max_connections=allowed.connections,
             refusals=self.refusals,
         )

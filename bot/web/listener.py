@@ -6,7 +6,10 @@ tens of thousands of log lines a second, on the loop the bot's Discord traffic n
 This one:
 
 * accepts at most ``max_connections`` connections at once; one more is closed at once,
-  before a byte of it is read (``Refusals`` counts it);
+  before a byte of it is read (``Refusals`` counts it). It counts the connections it
+  handed over whose transports are still open: one closed a moment ago is free at
+  once, not one loop step later when asyncio reports it lost (a page asked for just
+  after a burst of refusals was reset while those were still counted);
 * out of descriptors (EMFILE, ENFILE, ENOBUFS, ENOMEM), stops accepting for ``pause``
   seconds and counts it, once per pause;
 * hands every other connection to aiohttp (``loop.connect_accepted_socket``).
@@ -32,19 +35,18 @@ class Listener:
         self,
         factory: Callable[[], asyncio.Protocol],
         *,
-        connections: Callable[[], int],
         max_connections: int,
         refusals: Refusals,
         pause: float = PAUSE,
     ) -> None:
         self.factory = factory
-        self.connections = connections  # how many the server holds now
         self.max_connections = max_connections
         self.refusals = refusals
         self.pause = pause
         self._sockets: list[socket.socket] = []
         self._paused: dict[int, asyncio.TimerHandle] = {}
         self._handing_over: set[asyncio.Task[None]] = set()
+        self._open: set[asyncio.BaseTransport] = set()  # handed over, perhaps closed since
 
     async def start(self, host: str, port: int) -> int:
         """Listen on ``host``:``port`` (every address ``host`` names; port 0: one the
@@ -73,8 +75,14 @@ class Listener:
     def port(self) -> int:
         return int(self._sockets[0].getsockname()[1])
 
+    def held(self) -> int:
+        """The connections open now: handed over and not closed, or being handed over."""
+        self._open = {transport for transport in self._open if not transport.is_closing()}
+        return len(self._open) + sum(not task.done() for task in self._handing_over)
+
     def _accept(self, sock: socket.socket) -> None:
         loop = asyncio.get_running_loop()
+        held = self.held()  # counted once a call (up to BACKLOG accepts), not once each
         for _ in range(BACKLOG):
             try:
                 conn, _address = sock.accept()
@@ -90,21 +98,24 @@ class Listener:
                 loop.remove_reader(sock.fileno())
                 self._paused[sock.fileno()] = loop.call_later(self.pause, self._resume, sock)
                 return
-            if self.connections() + len(self._handing_over) >= self.max_connections:
+            if held >= self.max_connections:
                 conn.close()
                 self.refusals.count("connections over the limit")
                 continue
+            held += 1
             conn.setblocking(False)
             task = loop.create_task(self._hand_over(conn))
             self._handing_over.add(task)
             task.add_done_callback(self._handing_over.discard)
 
     async def _hand_over(self, conn: socket.socket) -> None:
+        loop = asyncio.get_running_loop()
         try:
-            await asyncio.get_running_loop().connect_accepted_socket(self.factory, conn)
+            transport, _protocol = await loop.connect_accepted_socket(self.factory, conn)
         except BaseException:  # failed or cancelled (closing) before aiohttp had it
             conn.close()
             raise
+        self._open.add(transport)
 
     def _resume(self, sock: socket.socket) -> None:
         self._paused.pop(sock.fileno(), None)
