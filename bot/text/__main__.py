@@ -9,8 +9,11 @@ from bot.text.i18n import update_catalogues
 
 
 def main() -> int:
-    for path in update_catalogues(CATALOGUE):
+    written = update_catalogues(CATALOGUE)
+    for path in written:
         print(f"wrote {path}")
+    if not written:
+        print("the catalogues are up to date")
     return 0
 
 

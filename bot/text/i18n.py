@@ -18,6 +18,7 @@ so does any entry a catalogue lacks.
 from __future__ import annotations
 
 import gettext
+import io
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -127,25 +128,44 @@ def _flags(text: str) -> tuple[str, ...]:
     return ("python-brace-format",) if "{" in text else ()
 
 
-def update_catalogues(english: dict[str, str | Plural]) -> list[Path]:
-    """Write ``messages.pot`` and merge it into every language's ``.po``: new keys are
-    added untranslated, changed English texts are marked fuzzy (used again once a
-    translator has checked them), removed keys are dropped."""
+def update_catalogues(english: dict[str, str | Plural], folder: Path = LOCALE_DIR) -> list[Path]:
+    """Write ``messages.pot`` and merge it into every language's ``.po`` in ``folder``:
+    new keys are added untranslated, a changed English text keeps its translation marked
+    fuzzy (not used until a translator has checked it), removed keys are dropped. The
+    files written; one whose texts did not change is left alone, its header's date too."""
     pot = template(english)
-    written = [LOCALE_DIR / "messages.pot"]
-    with written[0].open("wb") as file:
-        write_po(file, pot, width=100, omit_header=False)
+    written = [path for path in [folder / "messages.pot"] if _write(path, pot)]
     for language in LANGUAGES[1:]:
-        path = LOCALE_DIR / f"{language}.po"
+        path = folder / f"{language}.po"
         if path.exists():
             with path.open("rb") as file:
                 catalog = read_po(file, locale=language)
         else:
             catalog = Catalog(locale=language, project="schotten-totten-bot")
-        catalog.update(pot, no_fuzzy_matching=True, update_header_comment=False)
+        before = {message.context: message for message in catalog if message.id and message.string}
+        # A template of its own: Babel puts the template's new entries in as they are.
+        catalog.update(template(english), no_fuzzy_matching=True, update_header_comment=False)
         catalog.obsolete.clear()
-        with path.open("wb") as file:
-            write_po(file, catalog, width=100, ignore_obsolete=True)
-        written.append(path)
+        for message in catalog:  # a changed English text: its translation kept, fuzzy
+            old = before.get(message.context)
+            if message.id and not message.string and old is not None and type(old.id) is type(message.id):
+                message.string = old.string
+                message.flags.add("fuzzy")
+        if _write(path, catalog, ignore_obsolete=True):
+            written.append(path)
     catalogue.cache_clear()
     return written
+
+
+def _write(path: Path, catalog: Catalog, *, ignore_obsolete: bool = False) -> bool:
+    """Write ``catalog`` to ``path`` unless the file says the same but for its date."""
+    text = io.BytesIO()
+    write_po(text, catalog, width=100, ignore_obsolete=ignore_obsolete)
+    if path.exists() and _undated(path.read_bytes()) == _undated(text.getvalue()):
+        return False
+    path.write_bytes(text.getvalue())
+    return True
+
+
+def _undated(po: bytes) -> list[bytes]:
+    return [line for line in po.splitlines() if not line.startswith(b'"POT-Creation-Date: ')]

@@ -6,7 +6,9 @@ from __future__ import annotations
 import io
 import random
 import re
+import shutil
 import string
+from pathlib import Path
 
 import pytest
 from babel.messages.mofile import write_mo
@@ -53,6 +55,25 @@ def test_catalogue_compiles_and_has_no_stale_entries(language: str) -> None:
     contexts = {message.context for message in catalog if message.id}
     assert contexts == set(CATALOGUE), "run python -m bot.text after changing bot/text/catalogue.py"
     assert not [message.context for message in catalog if message.id and message.fuzzy]
+
+
+def test_the_catalogue_files_are_written_only_when_a_text_changed(tmp_path: Path) -> None:
+    """``python -m bot.text`` leaves files whose texts did not change alone (their date
+    too: before, every run rewrote every header's date); the shipped ones are current."""
+    for source in LOCALE_DIR.iterdir():
+        shutil.copy(source, tmp_path / source.name)
+    assert i18n.update_catalogues(CATALOGUE, tmp_path) == []  # shipped as the tool writes them
+    before = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
+
+    changed = {**CATALOGUE, "ok.resigned": "You gave up game #{game_id}."}
+    written = i18n.update_catalogues(changed, tmp_path)
+    assert sorted(path.name for path in written) == ["de.po", "fr.po", "messages.pot"]
+    with (tmp_path / "fr.po").open("rb") as file:
+        message = read_po(file).get("You gave up game #{game_id}.", context="ok.resigned")
+    assert message is not None and message.fuzzy  # the old French, for a translator to check
+    assert message.string == t_in("fr", "ok.resigned")
+    assert i18n.update_catalogues(changed, tmp_path) == []
+    assert {path.name: path.read_bytes() for path in tmp_path.iterdir()} != before
 
 
 def test_plurals_follow_each_language() -> None:
