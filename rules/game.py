@@ -75,6 +75,7 @@ from rules.tactics import Tactics
 from rules.values import REASONS as REASONS
 from rules.values import ClaimTimingName as ClaimTimingName
 from rules.values import GameOptions as GameOptions
+from rules.values import GivingUp as GivingUp
 from rules.values import Phase as Phase
 from rules.values import Reason as Reason
 from rules.values import Result as Result
@@ -462,6 +463,12 @@ _END_REASON: dict[type[Ending], Reason] = {
     Kick: "kicked",
 }
 _END_ENTRY: dict[Reason, Ending] = {reason: entry() for entry, reason in _END_REASON.items()}
+#: How a player gives a game up, by the reason it then ends with (:data:`GivingUp`).
+GIVE_UP: dict[GivingUp, Callable[[Game, int], Applied]] = {
+    "resigned": Game.resign,
+    "withdrawn": Game.withdraw,
+    "kicked": Game.kick,
+}
 _RUSE_VERB = {SCOUT: "scout", REDEPLOY: "redeploy", DESERTER: "deserter", TRAITOR: "traitor"}
 # By the move's type; each handler takes a move of its key's type (hence the Any).
 _HANDLERS: dict[type[object], Callable[[Game, Any, int], Applied]] = {

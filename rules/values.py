@@ -18,6 +18,7 @@ __all__ = [
     "REASONS",
     "ClaimTimingName",
     "GameOptions",
+    "GivingUp",
     "Phase",
     "Reason",
     "Result",
@@ -36,6 +37,9 @@ Phase = Literal[TurnPhase, "over"]
 #: loser left it and "kicked" when its organiser removed them).
 Reason = Literal["three_adjacent", "five_stones", "both_passed", "resigned", "timeout", "withdrawn", "kicked"]
 REASONS: tuple[Reason, ...] = get_args(Reason)
+#: The reasons of a player giving a game up (``Game.resign``, ``Game.withdraw``,
+#: ``Game.kick``): a loss like any other, for ratings, standings and matches.
+GivingUp = Literal["resigned", "withdrawn", "kicked"]
 
 
 def parse_reason(text: str) -> Reason:
