@@ -994,8 +994,6 @@ CATALOGUE.update(
         ),
         "tournament.label": "{title}, round {round} of {rounds}",
         "tournament.deadline": "Turn ends {deadline} ({turn_time} per turn).",
-        "tournament.result.withdrawn": "{loser} withdrew from the tournament; {winner} wins.",
-        "tournament.result.kicked": "{loser} was removed from the tournament; {winner} wins.",
         "duration.minutes": Plural("{n} minute", "{n} minutes"),
         "duration.hours": Plural("{n} hour", "{n} hours"),
         "duration.days": Plural("{n} day", "{n} days"),
