@@ -51,7 +51,7 @@ from cogs.ui.replies import (
     defer_public,
     public_language,
 )
-from rules.game import GameOptions
+from rules.game import GameOptions, GivingUp
 
 log = logging.getLogger(__name__)
 
@@ -235,9 +235,10 @@ async def start(interaction: Interaction, tournament: int | None) -> None:
 async def leave(
     interaction: Interaction, tournament: int | None, *, member: int | None = None, exact: bool = False
 ) -> None:
-    """Leave (or, with ``member``, kick) the tournament; games in progress are resigned
-    (their result then says the player withdrew or was removed). A kicked player is
-    told by DM. ``exact``: ``tournament`` is the id of a Leave button's own tournament."""
+    """Leave (or, with ``member``, kick) the tournament; games in progress are lost,
+    their result saying that the player withdrew (reason "withdrawn") or was removed
+    ("kicked"). A kicked player is told by DM. ``exact``: ``tournament`` is the id of a
+    Leave button's own tournament."""
     bot = interaction.client
     await defer_early(interaction)  # before the database: answered within 3 s
     row = (
@@ -253,19 +254,20 @@ async def leave(
         text = t("tournament.kicked", title=title(row), member=f"<@{member}>")
     committed(interaction, f"{text} {t('saved.not_shown')}")
     unresigned = []
+    reason: GivingUp = "withdrawn" if member is None else "kicked"
     for game_id in gone.games:
         try:
-            outcome = await bot.service.resign(game_id, gone.user_id)
+            outcome = await bot.service.resign(game_id, gone.user_id, reason=reason)
         except ServiceError:
             continue  # ended meanwhile
-        except DatabaseUnavailable as error:  # not resigned, or not known to be
-            log.warning("could not resign game %d of a withdrawal: %s", game_id, error)
+        except DatabaseUnavailable as error:  # not ended, or not known to be
+            log.warning("could not end game %d of a withdrawal: %s", game_id, error)
             unresigned.append(game_id)
             continue
         try:
             await publishing(bot).publish(outcome)
-        except Exception:  # resigned and stored: the outbox publishes it
-            log.exception("publishing the resignation of game %d failed", game_id)
+        except Exception:  # ended and stored: the outbox publishes it
+            log.exception("publishing the end of game %d of a withdrawal failed", game_id)
     if unresigned:
         games = ", ".join(f"#{game_id}" for game_id in unresigned)
         text = f"{text} {t('saved.unresigned', games=games)}"

@@ -46,9 +46,12 @@ from rules.moves import (
     ScoutReturn,
     Traitor,
 )
+from rules.moves import Ending as Ending
 from rules.moves import Forfeit as Forfeit
+from rules.moves import Kick as Kick
 from rules.moves import LogMove as LogMove
 from rules.moves import Resign as Resign
+from rules.moves import Withdraw as Withdraw
 from rules.moves import parse_log_move as parse_log_move
 from rules.serialization import FORMAT as FORMAT
 from rules.serialization import Serializable
@@ -72,6 +75,7 @@ from rules.tactics import Tactics
 from rules.values import REASONS as REASONS
 from rules.values import ClaimTimingName as ClaimTimingName
 from rules.values import GameOptions as GameOptions
+from rules.values import GivingUp as GivingUp
 from rules.values import Phase as Phase
 from rules.values import Reason as Reason
 from rules.values import Result as Result
@@ -152,7 +156,7 @@ class Game(Tactics, Serializable):
         options = options or GameOptions()
         entries = [(p, parse_log_move(m) if isinstance(m, str) else m) for p, m in log]
         if first_player is None:
-            first_player = next((p for p, m in entries if not isinstance(m, (Resign, Forfeit))), None)
+            first_player = next((p for p, m in entries if type(m) not in _END_REASON), None)
         g = cls.new(seed, options, first_player)
         for p, m in entries:
             g.apply(m, p)
@@ -238,7 +242,7 @@ class Game(Tactics, Serializable):
         if handler is None:
             if isinstance(move, str):
                 return self.apply(parse_log_move(move, max_value=self._rules.max_value), player)
-            if isinstance(move, (Resign, Forfeit)):
+            if isinstance(move, (Resign, Forfeit, Withdraw, Kick)):
                 return self._end_by(self._current if player is None else player, _END_REASON[type(move)])
             raise errors.NotationError(str(move), what="move")
         if self._result is not None:
@@ -256,13 +260,23 @@ class Game(Tactics, Serializable):
         """``player`` ran out of time: the other player wins (reason "timeout")."""
         return self._end_by(player, "timeout")
 
+    def withdraw(self, player: int) -> Applied:
+        """``player`` withdrew from the game's tournament: the other player wins (reason
+        "withdrawn")."""
+        return self._end_by(player, "withdrawn")
+
+    def kick(self, player: int) -> Applied:
+        """The tournament's organiser removed ``player`` from it: the other player wins
+        (reason "kicked")."""
+        return self._end_by(player, "kicked")
+
     def _end_by(self, player: int, reason: Reason) -> Applied:
         if self._result is not None:
             raise errors.GameOver()
         if player not in (0, 1):
             raise ValueError("player must be 0 or 1")
         self._result = Result(1 - player, reason, self._stones_count())
-        move: LogMove = Resign() if reason == "resigned" else Forfeit()
+        move = _END_ENTRY[reason]
         self._log.append((player, move))
         return Applied(move, player, result=self._result)
 
@@ -441,7 +455,20 @@ class Game(Tactics, Serializable):
         )
 
 
-_END_REASON: dict[type[Resign | Forfeit], Reason] = {Resign: "resigned", Forfeit: "timeout"}
+# The log entries that end a game (not moves of the rules), and the reason each gives.
+_END_REASON: dict[type[Ending], Reason] = {
+    Resign: "resigned",
+    Forfeit: "timeout",
+    Withdraw: "withdrawn",
+    Kick: "kicked",
+}
+_END_ENTRY: dict[Reason, Ending] = {reason: entry() for entry, reason in _END_REASON.items()}
+#: How a player gives a game up, by the reason it then ends with (:data:`GivingUp`).
+GIVE_UP: dict[GivingUp, Callable[[Game, int], Applied]] = {
+    "resigned": Game.resign,
+    "withdrawn": Game.withdraw,
+    "kicked": Game.kick,
+}
 _RUSE_VERB = {SCOUT: "scout", REDEPLOY: "redeploy", DESERTER: "deserter", TRAITOR: "traitor"}
 # By the move's type; each handler takes a move of its key's type (hence the Any).
 _HANDLERS: dict[type[object], Callable[[Game, Any, int], Applied]] = {

@@ -13,8 +13,13 @@ The text form is what the move log stores and what the terminal game accepts:
     deserter R7 3    discard an opponent's card at stone 3
     traitor R7 3 5   take an opponent's clan card from stone 3 to own side of stone 5
 
-A game's log also holds two entries that are not moves of the rules: ``resign`` and
-``forfeit`` (:class:`Resign`, :class:`Forfeit`, read with :func:`parse_log_move`).
+A game's log also holds entries that are not moves of the rules, each of which ends the
+game (read with :func:`parse_log_move`):
+
+    resign           the player gave up (:class:`Resign`)
+    forfeit          the player ran out of time (:class:`Forfeit`)
+    withdraw         the player withdrew from the game's tournament (:class:`Withdraw`)
+    kick             the tournament's organiser removed the player (:class:`Kick`)
 """
 
 from __future__ import annotations
@@ -167,16 +172,35 @@ class Forfeit:
         return "forfeit"
 
 
-LogMove = Move | Resign | Forfeit
+@dataclass(frozen=True, slots=True)
+class Withdraw:
+    """Logged when a player withdraws from the game's tournament (see
+    :meth:`rules.game.Game.withdraw`)."""
+
+    def __str__(self) -> str:
+        return "withdraw"
+
+
+@dataclass(frozen=True, slots=True)
+class Kick:
+    """Logged when the tournament's organiser removes a player from it (see
+    :meth:`rules.game.Game.kick`)."""
+
+    def __str__(self) -> str:
+        return "kick"
+
+
+#: The log entries that end a game and are not moves of the rules.
+Ending = Resign | Forfeit | Withdraw | Kick
+LogMove = Move | Ending
+_ENDINGS: dict[str, Ending] = {str(e): e for e in (Resign(), Forfeit(), Withdraw(), Kick())}
 
 
 def parse_log_move(text: str, *, max_value: int = 10) -> LogMove:
-    """:func:`parse_move` plus ``resign`` and ``forfeit``."""
-    word = text.strip().lower()
-    if word == "resign":
-        return Resign()
-    if word == "forfeit":
-        return Forfeit()
+    """:func:`parse_move` plus the endings: ``resign``, ``forfeit``, ``withdraw`` and ``kick``."""
+    ending = _ENDINGS.get(text.strip().lower())
+    if ending is not None:
+        return ending
     return parse_move(text, max_value=max_value)
 
 

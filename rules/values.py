@@ -18,6 +18,7 @@ __all__ = [
     "REASONS",
     "ClaimTimingName",
     "GameOptions",
+    "GivingUp",
     "Phase",
     "Reason",
     "Result",
@@ -31,9 +32,14 @@ ClaimTimingName = Literal["anytime", "turn-start"]
 TurnPhase = Literal["play", "draw", "scout_draw", "scout_return"]
 #: What ``Game.phase`` and ``PlayerView.phase`` say: a turn's phase, or "over".
 Phase = Literal[TurnPhase, "over"]
-#: Why a game ended (``Result.reason``).
-Reason = Literal["three_adjacent", "five_stones", "both_passed", "resigned", "timeout"]
+#: Why a game ended (``Result.reason``): by the rules, or by an entry of the log that
+#: is not a move ("resigned", "timeout", and, in a tournament, "withdrawn" when the
+#: loser left it and "kicked" when its organiser removed them).
+Reason = Literal["three_adjacent", "five_stones", "both_passed", "resigned", "timeout", "withdrawn", "kicked"]
 REASONS: tuple[Reason, ...] = get_args(Reason)
+#: The reasons of a player giving a game up (``Game.resign``, ``Game.withdraw``,
+#: ``Game.kick``): a loss like any other, for ratings, standings and matches.
+GivingUp = Literal["resigned", "withdrawn", "kicked"]
 
 
 def parse_reason(text: str) -> Reason:

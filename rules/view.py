@@ -75,8 +75,8 @@ class PlayerView:
     phase: Phase
     consecutive_passes: int
     scout_draws_left: int
-    #: The moves so far (resign and forfeit included), the opponent's Scout return hidden
-    #: as None. Draws never show cards.
+    #: The moves so far (the entries that end a game included), the opponent's Scout
+    #: return hidden as None. Draws never show cards.
     last_moves: tuple[tuple[int, LogMove | None], ...]
     result: Result | None
     version: int
@@ -153,7 +153,8 @@ class PublicView:
     phase: Phase
     consecutive_passes: int
     scout_draws_left: int
-    #: The moves so far (resign and forfeit included), every Scout return hidden as None.
+    #: The moves so far (the entries that end a game included), every Scout return hidden
+    #: as None.
     last_moves: tuple[tuple[int, LogMove | None], ...]
     result: Result | None
     version: int

@@ -6,9 +6,9 @@
 * Ratings are Elo (see :mod:`bot.community.ratings` for why and the parameters), kept per scope:
   ``global`` for every game and ``guild:<id>`` for the games of one server. A game
   played in DMs (no guild) counts for the global rating only. Every finished game is
-  rated: resigning and running out of time are losses; a draw (both passed with equal
-  stones) is a draw. A declined or expired challenge never becomes a game, so it
-  counts for nothing.
+  rated: resigning, running out of time and leaving a tournament (withdrawn or removed)
+  are losses; a draw (both passed with equal stones) is a draw. A declined or expired
+  challenge never becomes a game, so it counts for nothing.
 * Matches are scored by :mod:`bot.games.matches`, whose hook :func:`install` registers after
   the rating hook.
 * :class:`Rankings` reads what ``/schotten leaderboard`` and ``/schotten stats`` show.

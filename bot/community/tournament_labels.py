@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from bot.games.live import LiveGame
 from bot.games.lru import LRU
 from bot.storage import TournamentRow, TournamentStore
-from bot.storage.rows import EntrantStatus
 
 GAMES_KEPT = 2048
 
@@ -48,11 +47,6 @@ class TournamentLabels:
         if row is None or row.status in ("open", "cancelled"):
             return None
         return GameLabel(row, known[1])
-
-    async def status_of(self, label: GameLabel, user_id: int) -> EntrantStatus | None:
-        """``user_id``'s entry in the label's tournament ("in", "withdrawn", "kicked")."""
-        entrant = await self._store.entrant(label.tournament.id, user_id)
-        return None if entrant is None else entrant.status
 
 
 __all__ = ["GameLabel", "TournamentLabels"]

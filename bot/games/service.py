@@ -55,7 +55,7 @@ from bot.storage import (
     Unset,
     outcome_unknown,
 )
-from rules.game import Applied, Game, GameOptions
+from rules.game import GIVE_UP, Applied, Game, GameOptions, GivingUp
 from rules.moves import Move, parse_move
 
 log = logging.getLogger(__name__)
@@ -333,18 +333,28 @@ class GameService:
         )
         return outcome
 
-    async def resign(self, game_id: int, user_id: int, *, expected_version: int | None = None) -> MoveOutcome:
-        """``user_id`` gives up; the opponent wins (reason "resigned")."""
-        return await _to_the_end(self._resign(game_id, user_id, expected_version))
+    async def resign(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        expected_version: int | None = None,
+        reason: GivingUp = "resigned",
+    ) -> MoveOutcome:
+        """``user_id`` gives up; the opponent wins. ``reason``: "resigned", or "withdrawn"
+        and "kicked" for a player who left the game's tournament or was removed from it."""
+        return await _to_the_end(self._resign(game_id, user_id, expected_version, reason))
 
-    async def _resign(self, game_id: int, user_id: int, expected_version: int | None) -> MoveOutcome:
+    async def _resign(
+        self, game_id: int, user_id: int, expected_version: int | None, reason: GivingUp
+    ) -> MoveOutcome:
         def step(record: LiveGame) -> tuple[Game, list[Applied]]:
             game = record.game.clone()
-            applied = game.resign(record.require_player(user_id))
+            applied = GIVE_UP[reason](game, record.require_player(user_id))
             return game, [applied] if applied is not None else []
 
         outcome = await self._change(game_id, expected_version, step)
-        log.info("Game %d: player %d resigned", game_id, outcome.game.require_player(user_id))
+        log.info("Game %d: player %d %s", game_id, outcome.game.require_player(user_id), reason)
         return outcome
 
     async def forfeit(self, game_id: int, player: int, *, expected_version: int | None = None) -> MoveOutcome:

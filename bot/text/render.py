@@ -43,7 +43,7 @@ from bot.text.catalogue import CATALOGUE, t
 from bot.text.notation import card_text, short_card
 from rules.cards import CARDS_BY_ID, Card, TacticCard, TacticKind, parse_card
 from rules.errors import NotationError
-from rules.game import LogMove, Resign, Result
+from rules.game import LogMove, Result
 from rules.moves import Claim, Deserter, Draw, Move, Pass, PlayCard, Redeploy, Scout, ScoutReturn, Traitor
 from rules.rulesets import get_ruleset
 from rules.view import PlayerView, StoneView
@@ -112,9 +112,8 @@ def _move_parts(move: LogMove) -> tuple[str, dict[str, object]]:
             "from_stone": move.from_stone,
             "to_stone": move.to_stone,
         }
-    if isinstance(move, Resign):
-        return "resign", {}
-    return "forfeit", {}
+    # An entry that ends the game (resign, forfeit, withdraw, kick): its word is its key.
+    return str(move), {}
 
 
 def render_move(player: int, move: LogMove | None, names: Sequence[str], *, you: int | None = None) -> str:
@@ -168,7 +167,7 @@ def render_result(result: Result | None, names: Sequence[str], *, you: int | Non
     """The end of a game as a sentence. ``you``: the player addressed as "you" (whose
     name is "You", as in the terminal game), for "You win" rather than "You wins", and
     "You resigned; ..." rather than "Du hat aufgegeben; ..." (the results that name the
-    loser: ``result.you_lose.*``)."""
+    loser, ``result.you_lose.*``: resigned, timeout, withdrawn, kicked)."""
     if result is None:
         return ""
     winner, stones = result.winner, result.stones

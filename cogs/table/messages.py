@@ -225,29 +225,11 @@ def score_text(match: MatchRow, record: LiveGame, names: Names) -> str:
     )
 
 
-def end_text(
-    record: LiveGame,
-    names: Names,
-    changes: Sequence[RatingChange],
-    match: MatchRow | None,
-    *,
-    withdrawn: str | None = None,
-) -> str:
-    """The end announcement: the result, rating changes, and a match's score or winner.
-    ``withdrawn``: the resigned player's entry in the game's tournament ("withdrawn" or
-    "kicked"), so that the result says so rather than that they resigned."""
+def end_text(record: LiveGame, names: Names, changes: Sequence[RatingChange], match: MatchRow | None) -> str:
+    """The end announcement: the result, rating changes, and a match's score or winner."""
     assert record.result is not None
     text_names = in_text(names)
-    result = record.result
-    if withdrawn is not None and result.winner is not None and result.reason == "resigned":
-        said = t(
-            f"tournament.result.{withdrawn}",
-            loser=text_names[1 - result.winner],
-            winner=text_names[result.winner],
-        )
-    else:
-        said = render_result(result, text_names)
-    lines = [t("announce.end", game_id=record.id, result=said)]
+    lines = [t("announce.end", game_id=record.id, result=render_result(record.result, text_names))]
     by_user = dict(zip(record.players, text_names, strict=True))
     if changes:
         parts = [

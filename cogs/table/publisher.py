@@ -564,12 +564,7 @@ class Publisher(DirectMessages):
         match_over = match is None or match.status == "finished"
         label = await self.bot.tournaments.label(record)
         offer_rematch = not record.vs_ai and match_over and label is None
-        withdrawn = None
-        result = record.result
-        if label is not None and result is not None and result.winner is not None:
-            status = await self.bot.tournaments.labels.status_of(label, record.players[1 - result.winner])
-            withdrawn = status if status in ("withdrawn", "kicked") else None
-        text = end_text(record, names, changes, match, withdrawn=withdrawn)
+        text = end_text(record, names, changes, match)
         if thread_id is not None:
             text += "\n" + link(thread_id)
         if recent is not None and any(message.content == text for message in recent):

@@ -80,6 +80,19 @@ async def test_resign_and_timeout_are_losses_rated_in_server_and_global(
     assert (await _rating(db, "global", BOB)).rating == pytest.approx(1497.7075, abs=1e-4)
 
 
+@pytest.mark.parametrize("reason", ["withdrawn", "kicked"])
+async def test_a_tournament_withdrawal_or_removal_is_rated_like_a_resignation(
+    service: GameService, db: Database, reason: str
+) -> None:
+    stats.install(service)
+    record = await _game(service)
+    await service.resign(record.id, ALICE, reason=reason)
+    for scope in ("global", f"guild:{GUILD}"):
+        bob, alice = await _rating(db, scope, BOB), await _rating(db, scope, ALICE)
+        assert (bob.rating, bob.wins, bob.losses, bob.games) == (1520, 1, 0, 1)
+        assert (alice.rating, alice.wins, alice.losses, alice.games) == (1480, 0, 1, 1)
+
+
 async def test_a_dm_game_counts_for_the_global_rating_only(service: GameService, db: Database) -> None:
     stats.install(service)
     record = await _game(service, guild_id=None, players=(ALICE, CAROL))

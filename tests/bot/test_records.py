@@ -19,14 +19,16 @@ from bot.archive.record_file import (
 from rules.game import Game, GameOptions
 
 
-def finished(seed: int, options: GameOptions, *, resign_after: int | None = None) -> Game:
+def finished(
+    seed: int, options: GameOptions, *, resign_after: int | None = None, end: str = "resign"
+) -> Game:
     """A game played with random legal moves to its end (or resigned by the player to
-    move after ``resign_after`` log entries)."""
+    move after ``resign_after`` log entries; ``end``: how, ``withdraw`` or ``kick`` too)."""
     game = Game.new(seed, options)
     rng = random.Random(seed)
     while not game.is_over:
         if resign_after is not None and game.version >= resign_after:
-            game.resign(game.current_player or 0)
+            getattr(game, end)(game.current_player or 0)
             break
         game.apply(game.forced_move() or rng.choice(game.legal_moves()))
     return game
@@ -84,6 +86,19 @@ def test_the_header_and_one_move_a_line() -> None:
     moves = lines[lines.index("") + 1 :]
     assert moves == [f"{p} {m}" for p, m in game.log]
     assert moves[-1].endswith(" resign")
+
+
+@pytest.mark.parametrize(("end", "reason"), [("withdraw", "withdrawn"), ("kick", "kicked")])
+def test_a_game_ended_by_its_tournament_is_written_and_read_back_as_such(end: str, reason: str) -> None:
+    game = finished(9, GameOptions(), resign_after=8, end=end)
+    text = export_game(record_of(game))
+    loser, stones = 1 - game.result.winner, f"{game.result.stones[0]}-{game.result.stones[1]}"
+    assert f"Result: {game.result.winner} {reason} {stones}" in text.splitlines()
+    assert text.endswith(f"\n{loser} {end}\n")
+    assert "resign" not in text
+    back = parse_record(text)
+    assert back.result == game.result and back.result.reason == reason
+    assert back.replay().result == game.result
 
 
 def test_hostile_names_stay_on_their_line() -> None:

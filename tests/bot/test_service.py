@@ -155,6 +155,22 @@ async def test_resign(service: GameService, db: Storage) -> None:
     await check_replay(db, record.id)
 
 
+@pytest.mark.parametrize(("reason", "word"), [("withdrawn", "withdraw"), ("kicked", "kick")])
+async def test_a_tournament_withdrawal_or_removal_is_stored_as_such(
+    service: GameService, db: Storage, reason: str, word: str
+) -> None:
+    record = await new_game(service, first_player=0)
+    outcome = await service.resign(record.id, BOB, reason=reason)  # not BOB's turn
+    assert outcome.finished and outcome.result is not None
+    assert (outcome.result.winner_id, outcome.result.loser_id, outcome.result.reason) == (ALICE, BOB, reason)
+    assert [str(a.move) for a in outcome.applied] == [word]
+    assert [m.move for m in await db.games.moves(record.id)][-1] == word
+    assert (await service.reload(record.id)).game.result.reason == reason
+    await check_replay(db, record.id)
+    with pytest.raises(GameFinished):
+        await service.resign(record.id, ALICE, reason=reason)
+
+
 async def test_forfeit_overdue(service: GameService, db: Storage, clock: FakeClock) -> None:
     slow = await new_game(service, first_player=0)
     clock.now += 1800

@@ -459,7 +459,8 @@ YOUR_MOVES = {
         "You drew a tactic card", "You ended your turn (both decks are empty)", "You played Scout",
         "You put two cards back", "You redeployed R7 from 3 to 5", "You redeployed R7 from 3 to the discard",
         "You sent a Deserter: R7 at 3 discarded", "You turned a Traitor: R7 from 3 to 5",
-        "You resigned", "You ran out of time", "You put two cards back",
+        "You resigned", "You ran out of time", "You withdrew from the tournament",
+        "You were removed from the tournament", "You put two cards back",
     ],
     "de": [
         "Du hast R7 an 3 gespielt", "Du hast Stein 4 beansprucht", "Du hast gepasst",
@@ -468,7 +469,8 @@ YOUR_MOVES = {
         "Du hast zwei Karten zurückgelegt", "Du hast R7 von 3 nach 5 umgruppiert",
         "Du hast R7 von 3 auf den Ablagestapel umgruppiert",
         "Du hast Deserteur gespielt: R7 an 3 abgelegt", "Du hast Verräter gespielt: R7 von 3 nach 5",
-        "Du hast aufgegeben", "Du hast auf Zeit verloren", "Du hast zwei Karten zurückgelegt",
+        "Du hast aufgegeben", "Du hast auf Zeit verloren", "Du hast dich aus dem Turnier zurückgezogen",
+        "Du wurdest aus dem Turnier entfernt", "Du hast zwei Karten zurückgelegt",
     ],
     "fr": [
         "Tu as joué R7 en 3", "Tu as revendiqué la borne 4", "Tu as passé", "Tu as pioché une carte",
@@ -476,20 +478,20 @@ YOUR_MOVES = {
         "Tu as joué Éclaireur", "Tu as reposé deux cartes", "Tu as redéployé R7 de 3 à 5",
         "Tu as redéployé R7 de 3 vers la défausse", "Tu as joué Déserteur\xa0: défausse de R7 en 3",
         "Tu as joué Traître\xa0: R7 de 3 à 5", "Tu as abandonné", "Tu as perdu au temps",
-        "Tu as reposé deux cartes",
+        "Tu t'es retiré du tournoi", "Tu as été exclu du tournoi", "Tu as reposé deux cartes",
     ],
 }  # fmt: skip
 
 
 def _every_kind_of_move() -> list:
-    from rules.game import Forfeit, Resign
+    from rules.game import Forfeit, Kick, Resign, Withdraw
     from rules.moves import Deserter, Redeploy, ScoutReturn, Traitor
 
     r7 = parse_card("R7")
     return [
         PlayCard(r7, 3), Claim(4), Pass(), Draw("clan"), Draw("tactic"), Draw(None), Scout(),
         ScoutReturn((r7, parse_card("Fog"))), Redeploy(r7, 3, 5), Redeploy(r7, 3, None),
-        Deserter(r7, 3), Traitor(r7, 3, 5), Resign(), Forfeit(),
+        Deserter(r7, 3), Traitor(r7, 3, 5), Resign(), Forfeit(), Withdraw(), Kick(),
         None,  # a move the reader may not see: the opponent's Scout return
     ]  # fmt: skip
 
@@ -510,13 +512,22 @@ def test_every_move_of_yours_has_a_sentence_of_its_own(language: str) -> None:
 
 
 YOUR_RESULTS = {
-    # resigned, timeout, won by three adjacent stones, lost by five stones
+    # resigned, timeout, won by three adjacent stones, lost by five stones, withdrawn,
+    # kicked, and the opponent withdrawn and kicked
     "en": ["You resigned; Bob wins.", "You ran out of time; Bob wins.",
-           "You win with three adjacent stones.", "Bob wins with five stones."],
+           "You win with three adjacent stones.", "Bob wins with five stones.",
+           "You withdrew from the tournament; Bob wins.", "You were removed from the tournament; Bob wins.",
+           "Bob withdrew from the tournament; you win.", "Bob was removed from the tournament; you win."],
     "de": ["Du hast aufgegeben; Bob gewinnt.", "Du hast die Zeit überschritten; Bob gewinnt.",
-           "Du gewinnst mit drei benachbarten Steinen.", "Bob gewinnt mit fünf Steinen."],
+           "Du gewinnst mit drei benachbarten Steinen.", "Bob gewinnt mit fünf Steinen.",
+           "Du hast dich aus dem Turnier zurückgezogen; Bob gewinnt.",
+           "Du wurdest aus dem Turnier entfernt; Bob gewinnt.",
+           "Bob hat sich aus dem Turnier zurückgezogen; du gewinnst.",
+           "Bob wurde aus dem Turnier entfernt; du gewinnst."],
     "fr": ["Tu as abandonné\xa0; Bob gagne.", "Tu as dépassé le temps\xa0; Bob gagne.",
-           "Tu gagnes avec trois bornes adjacentes.", "Bob gagne avec cinq bornes."],
+           "Tu gagnes avec trois bornes adjacentes.", "Bob gagne avec cinq bornes.",
+           "Tu t'es retiré du tournoi\xa0; Bob gagne.", "Tu as été exclu du tournoi\xa0; Bob gagne.",
+           "Bob s'est retiré du tournoi\xa0; tu gagnes.", "Bob a été exclu du tournoi\xa0; tu gagnes."],
 }  # fmt: skip
 
 
@@ -527,7 +538,9 @@ def test_every_result_addresses_you_in_the_second_person(language: str) -> None:
     from rules.game import Result
 
     results = [Result(1, "resigned", (0, 0)), Result(1, "timeout", (1, 2)),
-               Result(0, "three_adjacent", (3, 1)), Result(1, "five_stones", (1, 5))]  # fmt: skip
+               Result(0, "three_adjacent", (3, 1)), Result(1, "five_stones", (1, 5)),
+               Result(1, "withdrawn", (0, 1)), Result(1, "kicked", (2, 0)),
+               Result(0, "withdrawn", (0, 0)), Result(0, "kicked", (1, 1))]  # fmt: skip
     with i18n.use(language):
         names = (t("terminal.you"), "Bob")
         assert [render_result(r, names, you=0) for r in results] == YOUR_RESULTS[language]

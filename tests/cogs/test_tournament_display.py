@@ -34,9 +34,26 @@ async def test_a_kick_is_a_kick(simcord_env, simcord_bot):
     judy, ken = by_id[game.black], by_id[game.white]
     kicked = await organiser.slash(channel, "schotten tournament kick", member=judy.user)
     assert kicked.ephemeral and "was removed from Tournament #" in said(kicked)
-    # Her game reads as a removal, not a resignation.
+    # Her game reads as a removal, not a resignation: the game itself says so.
     (end,) = ends(channel)
     assert f"{judy.user.name} was removed from the tournament; {ken.user.name} wins." in end.content
+    record = await bot.service.get(game.game_id)
+    assert record.game.result.reason == "kicked" and str(record.game.log[-1][1]) == "kick"
+    result_line = f"{judy.user.name} was removed from the tournament; {ken.user.name} wins."
+    board = " ".join(message(channel, record.board_message_id).content.split())  # lines wrap at 40
+    assert f"Last: {judy.user.name} was removed from the tournament" in board and result_line in board
+    for player in (judy, ken):
+        dm = dm_message(player, record.id).content
+        assert result_line in dm and "resign" not in dm.lower(), dm
+    assert "resign" not in (board + end.content).lower()
+    # Her history says how the game was lost, and so does its record file.
+    history = private_text(await judy.slash(channel, "schotten history"))
+    line = next(x for x in history.splitlines() if f"`#{record.id}`" in x)
+    assert "**lost** against" in line and "by removal from the tournament" in line, line
+    exported = await ken.slash(channel, "schotten export", game=record.id)
+    (attachment,) = exported.response.attachments
+    text = (await attachment.read()).decode("utf-8")
+    assert f"Result: {1 - record.players.index(judy.id)} kicked " in text and text.endswith(" kick\n")
     # She is told.
     dms = [m.content for m in judy.user.dm_channel.history() if m.author.bot]
     assert any("You were removed from Tournament #" in text and "Night" in text for text in dms), dms

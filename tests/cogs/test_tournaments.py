@@ -14,7 +14,7 @@ import simcord
 from bot.app import SchottenBot, create_bot
 from bot.games.errors import ServiceError
 from rules.game import GameOptions
-from tests.cogs.helpers import private_text
+from tests.cogs.helpers import dm_message, private_text
 
 ORGANISER = "olga"
 
@@ -109,6 +109,23 @@ async def test_a_swiss_of_seven_with_a_bye_and_a_withdrawal(simcord_env, simcord
     leaver = next(p.white for p in await bot.db.tournaments.pairings(tid, 2) if p.black is not None)
     left = await by_id[leaver].slash(channel, "schotten tournament leave")
     assert left.ephemeral and "You left" in said(left)
+    # The game ends as a withdrawal, not a resignation: the game itself says so, and so
+    # do the board, both players' DMs and the leaver's history.
+    leaver_name = by_id[leaver].user.name
+    (game_id,) = [p.game_id for p in await bot.db.tournaments.pairings(tid, 2) if p.white == leaver]
+    record = await bot.service.get(game_id)
+    assert record.game.result.reason == "withdrawn" and str(record.game.log[-1][1]) == "withdraw"
+    opponent = by_id[record.players[1 - record.players.index(leaver)]]
+    result_line = f"{leaver_name} withdrew from the tournament; {opponent.user.name} wins."
+    board = next(m.content for m in channel.history() if m.id == record.board_message_id)
+    board = " ".join(board.split())  # its lines wrap at 40 columns
+    assert f"Last: {leaver_name} withdrew from the tournament" in board and result_line in board, board
+    for player in (by_id[leaver], opponent):
+        dm = dm_message(player, game_id).content
+        assert result_line in dm and "resign" not in dm.lower(), dm
+    history = private_text(await by_id[leaver].slash(channel, "schotten history"))
+    line = next(x for x in history.splitlines() if f"`#{game_id}`" in x)
+    assert "**lost** against" in line and "by withdrawal from the tournament" in line, line
     await play_round(bot, channel, by_id, tid)
     row = await bot.db.tournaments.get(tid)
     assert row.round == 3
@@ -124,7 +141,6 @@ async def test_a_swiss_of_seven_with_a_bye_and_a_withdrawal(simcord_env, simcord
     # The sign-up message's final state, the withdrawn player marked (item 1).
     signup = next(m for m in channel.history() if m.id == signup.id)
     assert "The tournament is over." in signup.content and "Sign-up is closed" not in signup.content
-    leaver_name = by_id[leaver].user.name
     assert f"{leaver_name} (withdrew)" in signup.content
     assert "1 day per turn. 3 rounds." in signup.content  # the turn time in its unit (item 9)
     # The withdrawal reads as one, not as a resignation (item 9).

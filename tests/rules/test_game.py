@@ -351,6 +351,35 @@ def test_resign_and_forfeit():
     assert g.result.reason == "timeout" and g.result.winner == 1 - g.first_player
 
 
+@pytest.mark.parametrize(
+    ("end", "reason", "word"), [("withdraw", "withdrawn", "withdraw"), ("kick", "kicked", "kick")]
+)
+def test_a_tournament_ends_a_game_by_withdrawal_or_removal(end, reason, word):
+    g = Game.new(5)
+    mover = g.current_player
+    g.apply(g.legal_moves()[0])  # a move first, so that the replay finds the first player
+    g.apply(g.forced_move() or g.legal_moves()[0])
+    loser = 1 - g.current_player  # like resign, not only the player to move
+    applied = getattr(g, end)(loser)
+    assert g.result == Result(1 - loser, reason, g.result.stones) and applied.game_over
+    assert applied.result == g.result and applied.player == loser and str(applied.move) == word
+    assert [(p, str(mv)) for p, mv in g.log][-1] == (loser, word)
+    with pytest.raises(errors.GameOver):
+        g.resign(1 - loser)
+    with pytest.raises(errors.GameOver):
+        getattr(g, end)(1 - loser)
+    assert [(p, str(mv)) for p, mv in g.log][-1] == (loser, word)  # refused: nothing logged
+    # Replayed from its log, as stored (text), the game ends the same way.
+    again = Game.replay(5, GameOptions(), [(p, str(mv)) for p, mv in g.log])
+    assert again.result == g.result and again.first_player == mover
+    assert again.to_dict() == g.to_dict()
+    # An ending alone in the log: the replay still asks for the first player.
+    alone = Game.new(5)
+    getattr(alone, end)(1)
+    back = Game.replay(5, GameOptions(), [(1, word)], first_player=alone.first_player)
+    assert back.result == Result(0, reason, (0, 0)) == alone.result
+
+
 # --------------------------------------------------------------------------- illegal moves
 
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from rules import errors
-from rules.game import Forfeit, Game, GameOptions, Resign, Result, parse_log_move
+from rules.game import Forfeit, Game, GameOptions, Kick, Resign, Result, Withdraw, parse_log_move
 
 
 def played(seed: int, options: GameOptions, moves: int) -> Game:
@@ -66,6 +66,15 @@ def test_finished_game_round_trips_with_its_result():
     assert back.is_over and back.result == g.result and isinstance(back.result, Result)
 
 
+@pytest.mark.parametrize("end", ["withdraw", "kick"])
+def test_a_game_ended_by_its_tournament_round_trips(end):
+    g = played(4, GameOptions(), 6)
+    getattr(g, end)(0)
+    back = Game.from_dict(json.loads(json.dumps(g.to_dict())))
+    assert back.result == g.result and back.result.reason == {"withdraw": "withdrawn", "kick": "kicked"}[end]
+    assert back.log == g.log
+
+
 def test_unknown_format_is_refused():
     d = Game.new(1).to_dict()
     d["format"] = 99
@@ -73,8 +82,15 @@ def test_unknown_format_is_refused():
         Game.from_dict(d)
 
 
-def test_log_notation_includes_resign_and_forfeit():
+def test_log_notation_includes_the_endings():
     assert parse_log_move("resign") == Resign() and parse_log_move(" Forfeit ") == Forfeit()
+    assert parse_log_move("withdraw") == Withdraw() and parse_log_move(" KICK ") == Kick()
+    assert [str(e) for e in (Resign(), Forfeit(), Withdraw(), Kick())] == [
+        "resign",
+        "forfeit",
+        "withdraw",
+        "kick",
+    ]
     assert str(parse_log_move("play r7 3")) == "play R7 3"
     with pytest.raises(errors.NotationError):
         parse_log_move("dance")

@@ -5,6 +5,7 @@ the list, the standings or the bracket and the round's pairings, every name esca
 from __future__ import annotations
 
 import html
+import json
 import re
 from typing import Any
 
@@ -15,7 +16,7 @@ from bot.tournaments import standings
 from bot.tournaments.standings import format_points
 from tests.cogs.test_tournaments import ORGANISER, open_tournament, play_round
 from tests.web.browser import browser, screenshot_path
-from tests.web.helpers import everything_served
+from tests.web.helpers import everything_served, get
 from tests.web.test_pages import HOSTILE, scan
 
 __all__ = ["browser"]  # the fixture
@@ -162,3 +163,31 @@ async def test_a_round_robin_on_the_ladder_is_tie_broken_by_the_direct_encounter
     assert [(r[1], r[3]) for r in rows(part, "standings")] == [
         (names[s.user_id], format_points(s.direct)) for s in ranked
     ]
+
+
+async def test_a_withdrawal_reads_as_one_on_the_game_pages(simcord_env, simcord_bot):
+    env, bot = simcord_env, simcord_bot
+    _, channel, organiser, members = hostile_table(env, ("ann", "ben", "cat"))
+    tid, _ = await open_tournament(channel, organiser, members, name="Cup", format="swiss", rounds=1)
+    await organiser.slash(channel, "schotten tournament start")
+    (pairing,) = [p for p in await bot.db.tournaments.pairings(tid, 1) if p.black is not None]
+    leaver, stayer = (next(m for m in members if m.id == who) for who in (pairing.white, pairing.black))
+    await leaver.slash(channel, "schotten tournament leave")
+    withdrew = f"{leaver.user.name} withdrew from the tournament"
+    result = f"{withdrew}; {stayer.user.name} wins."
+    # The replay: its status at the end, its list of moves and its record file.
+    replay = bot.web.links.replay(pairing.game_id)
+    served = dict(await everything_served(replay, events=False))
+    page = served[replay].decode()
+    assert f'<p id="status" class="status">{result}</p>' in page and f">{withdrew}</a></li>" in page
+    positions = (await get(f"{replay}/positions.json"))[1].decode()
+    assert result in positions
+    seat = (await bot.service.get(pairing.game_id)).players.index(leaver.id)
+    record = served[f"{replay}/record.txt"].decode()
+    assert f"\nResult: {1 - seat} withdrawn 0-0\n" in record and record.endswith(f"\n{seat} withdraw\n")
+    # The watch page: the game's status and its turns.
+    status, body, _ = await get(f"{bot.web.links.watch(pairing.game_id)}/state")
+    state = json.loads(body)["state"]
+    assert status == 200 and state["status"] == result and state["turns"] == [{"text": withdrew, "step": 1}]
+    for text in (page, positions, record, body.decode()):
+        assert "resign" not in text.lower()
