@@ -1,4 +1,4 @@
--- Version 10: a row per channel that had a challenge, held by the transaction that
+-- Version 11: a row per channel that had a challenge, held by the transaction that
 -- counts the channel's open challenges and stores a new one (MAX_CHANNEL_CHALLENGES):
 -- members challenging at once in one channel, from any process, are counted one after
 -- the other.

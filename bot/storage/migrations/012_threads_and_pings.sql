@@ -1,4 +1,4 @@
--- Version 10: a thread per game and pings that count.
+-- Version 12: a thread per game and pings that count.
 
 -- Where a game's board lives: NULL not decided yet (its start is not published, or a
 -- game from before this version, whose board is in its channel), 0 the channel itself,

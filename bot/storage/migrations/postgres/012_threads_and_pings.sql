@@ -1,4 +1,4 @@
--- Version 10 for PostgreSQL: as ../010_threads_and_pings.sql (a thread per game, pings
+-- Version 12 for PostgreSQL: as ../012_threads_and_pings.sql (a thread per game, pings
 -- that count, members' and servers' settings).
 ALTER TABLE games ADD COLUMN thread_id BIGINT;
 ALTER TABLE games ADD COLUMN pinged_turn INTEGER;
