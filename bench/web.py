@@ -184,7 +184,7 @@ async def main(args: argparse.Namespace) -> int:
     )
     web = WebCompanion(
         settings, db, history=History(db.games, db.ratings), rankings=Rankings(db.ratings), names=Names(),
-        streams_per_address=args.pages + 10,
+        streams_per_client=args.pages + 10,
     )  # fmt: skip
     await web.start(port=0)
     service.listeners.append(web.on_commit)

@@ -1225,6 +1225,7 @@ CATALOGUE.update(
         "web.in_play": "in play",
         "web.not_found": "Nothing here. The link may be wrong, or this page is not shown any more.",
         "web.too_many": "Too many pages are open from your address.",
+        "web.too_many.member": "You have too many live pages open. Close one and try again.",
         "web.busy": "Too many live pages are open right now. Try again in a few minutes.",
         "web.unavailable": "This page cannot be shown right now. Try again in a moment.",
         # the live page's connection, the board in words, the games being played

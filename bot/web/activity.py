@@ -38,8 +38,8 @@ Routes, all off (404) unless ``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET``
 * ``GET /activity/s/<session>/watch/<game>/{state,events}``: a server's game the member
   does not play, as a spectator sees it (``bot.web.spectator``: built from its public
   view only; the page mounts the spectator's table, ``ui/src/spectator.ts``), the event
-  stream under the watch page's limits (``bot.web.server.public_events``); a DM's game,
-  or the member's own, answers 404;
+  stream under the watch page's limits but counted per member, not per address
+  (``bot.web.server.public_events``); a DM's game, or the member's own, answers 404;
 * ``GET /activity/s/<session>/game/<game>/result``: the end of the member's game, who won
   and how (``render_result``: stones, breakthrough, time, resignation) and, for a rated
   game, each player's rating before and after in the game's ladder (the server's; the
@@ -404,7 +404,7 @@ async def watch_events(request: web.Request) -> web.StreamResponse:
     """A watched game's public event stream, under the same limits as the watch page's."""
     session, record = await _watched(request)
     with i18n.use(session.language):
-        return await public_events(request, record.id)
+        return await public_events(request, record.id, session.user_id)
 
 
 def register(app: web.Application, activity: Activity) -> None:

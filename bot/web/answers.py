@@ -28,7 +28,7 @@ from bot.text import i18n
 from bot.text.catalogue import t
 from bot.web import pages
 from bot.web.inputs import language_of
-from bot.web.limits import Refusals
+from bot.web.limits import Refusals, StreamSlots
 
 CSP = (
     "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; "
@@ -100,6 +100,16 @@ async def guarded(
             response = _page(500, "web.unavailable")
     secure(response.headers)
     return response
+
+
+def refused_stream(slots: StreamSlots, *, member: bool) -> web.Response:
+    """The short answer to an event stream over a limit of ``slots``: all of them open,
+    or the client's own (``member``: a member known by their link or session, else an
+    address). The connection goes too: a refused client holds nothing."""
+    key = "web.busy" if slots.open >= slots.total else "web.too_many.member" if member else "web.too_many"
+    refusal = web.Response(text=t(key), status=429)
+    refusal.force_close()
+    return refusal
 
 
 class GuardedHandler(web.RequestHandler):

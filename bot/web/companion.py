@@ -7,7 +7,7 @@ simcord's mark on the bot's work, which would make every simulated move wait for
 open event streams).
 
 It shares the bot's process, so it is bounded (``limits.py``): ``WEB_MAX_STREAMS`` event
-streams in all, ``MAX_STREAMS_PER_ADDRESS`` per client, and its connections
+streams in all, ``MAX_STREAMS_PER_CLIENT`` per client, and its connections
 (``listener.py``, its own accept loop) to the streams and some for pages, never more
 than half the process's open-file limit.
 """
@@ -40,7 +40,7 @@ from bot.web.discord_oauth import OAuth
 from bot.web.feeds import Feeds
 from bot.web.health import Operations, install
 from bot.web.limits import (
-    MAX_STREAMS_PER_ADDRESS,
+    MAX_STREAMS_PER_CLIENT,
     AddressRate,
     Refusals,
     StreamSlots,
@@ -103,7 +103,7 @@ class WebCompanion:
         rankings: Rankings,
         names: NameSource,
         poll_interval: float = 1.0,
-        streams_per_address: int = MAX_STREAMS_PER_ADDRESS,
+        streams_per_client: int = MAX_STREAMS_PER_CLIENT,
         clock: Callable[[], float] = time.monotonic,
         operations: Operations | None = None,
         mover: Mover | None = None,
@@ -117,7 +117,7 @@ class WebCompanion:
         self.rankings = rankings
         self.names = names
         self.poll_interval = poll_interval
-        self.streams_per_address = streams_per_address
+        self.streams_per_client = streams_per_client
         self.clock = clock  # the links' cache and the refusals' summaries
         self.refusals = Refusals(clock)
         # /healthz, /readyz, /metrics: served with the pages unless METRICS_PORT gives
@@ -171,7 +171,7 @@ class WebCompanion:
             live_games=self.db.games.guild_active_games,
             links=links,
             feeds=feeds,
-            slots=StreamSlots(self.refusals, total=allowed.streams, per_group=self.streams_per_address),
+            slots=StreamSlots(self.refusals, total=allowed.streams, per_group=self.streams_per_client),
         )
         self.app = make_app(self.sources)
         if self.operations is not None:

@@ -57,6 +57,16 @@ def address_of(request: web.Request) -> str:
     return peer
 
 
+def stream_client(request: web.Request, member: int | None = None) -> str:
+    """Who an event stream is counted against (``limits.StreamSlots``): ``member``, the
+    member a seat's link or an Activity session names, by their id (inside Discord every
+    member's requests come through Discord's proxy, from its addresses: counted by
+    address, strangers would share one limit), else the request's address group."""
+    if member is not None:
+        return f"member {member}"
+    return f"address {address_group(address_of(request))}"
+
+
 def address_group(address: str) -> str:
     """What an address is counted as: an IPv4 address itself (also written as an
     IPv4-mapped IPv6 address), an IPv6 address by its /64 (one client easily holds a

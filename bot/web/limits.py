@@ -4,8 +4,9 @@ The pages run in the bot's process: every open connection is a file descriptor t
 bot's own Discord and database connections also need. So:
 
 * :class:`StreamSlots`: at most ``total`` event streams (open live pages) in all
-  (``WEB_MAX_STREAMS``) and ``per_group`` from one client, an IPv4 address or an IPv6
-  /64 (``inputs.address_group``);
+  (``WEB_MAX_STREAMS``) and ``per_group`` for one client (``inputs.stream_client``: a
+  member known by their seat's link or Activity session, else an IPv4 address or an
+  IPv6 /64);
 * :func:`budget`: at most that many connections (the streams and some for pages and
   pictures), and never more than half of the process's open-file limit;
 * :class:`AddressRate`: at most so many requests of one kind (the Activity's sign-ins)
@@ -27,7 +28,7 @@ from bot.web.inputs import address_group
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_STREAMS = 256  # WEB_MAX_STREAMS: open live pages in all, per process
-MAX_STREAMS_PER_ADDRESS = 8  # open live pages from one IPv4 address or IPv6 /64
+MAX_STREAMS_PER_CLIENT = 8  # open live pages of one client: a member, an IPv4 address, an IPv6 /64
 PAGE_CONNECTIONS = 64  # connections beside the streams: pages, pictures, a proxy's idle ones
 REFUSALS_WINDOW = 60.0  # seconds between two summaries of what was refused
 MAX_RATE_GROUPS = 10_000  # address groups an AddressRate remembers (the oldest forgotten first)
@@ -67,7 +68,7 @@ class StreamSlots:
 
     refusals: Refusals
     total: int = DEFAULT_MAX_STREAMS
-    per_group: int = MAX_STREAMS_PER_ADDRESS
+    per_group: int = MAX_STREAMS_PER_CLIENT
     _groups: Counter[str] = field(default_factory=Counter)
     _open: int = 0
 
@@ -75,15 +76,15 @@ class StreamSlots:
     def open(self) -> int:
         return self._open
 
-    def take(self, address: str) -> str | None:
-        """A slot for a stream from ``address``: its group (give it back with
-        :meth:`give`), or None when a limit is reached (counted as a refusal)."""
+    def take(self, group: str) -> str | None:
+        """A slot for a stream of the client ``group`` (``inputs.stream_client``): the
+        group (give it back with :meth:`give`), or None when a limit is reached (counted
+        as a refusal)."""
         if self._open >= self.total:
             self.refusals.count("event streams over the limit of all (WEB_MAX_STREAMS)")
             return None
-        group = address_group(address)
         if self._groups[group] >= self.per_group:
-            self.refusals.count("event streams over the limit per address")
+            self.refusals.count("event streams over the limit per client")
             return None
         self._groups[group] += 1
         self._open += 1

@@ -48,9 +48,9 @@ from bot.text import i18n
 from bot.text.catalogue import t
 from bot.text.render import render_result
 from bot.web import pages
-from bot.web.answers import REFUSALS, SECURITY_HEADERS, NotFound, guarded
+from bot.web.answers import REFUSALS, SECURITY_HEADERS, NotFound, guarded, refused_stream
 from bot.web.feeds import Feeds
-from bot.web.inputs import address_of, number
+from bot.web.inputs import number, stream_client
 from bot.web.limits import Refusals, StreamSlots
 from bot.web.links import Links
 from bot.web.now_playing import LiveGames, in_play
@@ -243,21 +243,20 @@ async def events(request: web.Request) -> web.StreamResponse:
     return await public_events(request, _checked(request, "watch", "game"))
 
 
-async def public_events(request: web.Request, game_id: int) -> web.StreamResponse:
+async def public_events(request: web.Request, game_id: int, member: int | None = None) -> web.StreamResponse:
     """A game's public event stream (the spectator's): the game now, then again after
     every change, until the game ends or its server turns its links off (``end``: the
     page stops following). Whoever may watch the game is decided before (the watch
     link's token, the Activity's session); texts in the current language.
 
     A stream over a limit (``Sources.slots``) is refused before anything is read from
-    the database, with a short answer; the refusals are logged as a summary."""
+    the database, with a short answer; the refusals are logged as a summary. The streams
+    are counted per ``member`` when the watcher is known (the Activity's session), else
+    per address (``inputs.stream_client``)."""
     sources: Sources = request.app[SOURCES]
-    group = sources.slots.take(address_of(request))
+    group = sources.slots.take(stream_client(request, member))
     if group is None:
-        too_many = sources.slots.open >= sources.slots.total
-        refusal = web.Response(text=t("web.busy" if too_many else "web.too_many"), status=429)
-        refusal.force_close()  # the connection goes too: a refused client holds nothing
-        return refusal
+        return refused_stream(sources.slots, member=member is not None)
     try:
         record = await sources.games.get(game_id)
         await _allowed(sources, record.guild_id)

@@ -43,8 +43,8 @@ from bot.text.catalogue import error_text, t
 from bot.text.notation import refusal_text
 from bot.text.render import describe_hint
 from bot.web import pages
-from bot.web.answers import SECURITY_HEADERS, NotFound, json_answer
-from bot.web.inputs import address_of, number
+from bot.web.answers import SECURITY_HEADERS, NotFound, json_answer, refused_stream
+from bot.web.inputs import number, stream_client
 from bot.web.pages import script_json
 from bot.web.seat_state import move_data, seat_state, table_texts
 from bot.web.server import KEEPALIVE, SOURCES, STATIC, Sources
@@ -323,12 +323,9 @@ async def events(request: web.Request, seat: SeatRequest) -> web.StreamResponse:
     if not seat.record.is_active:
         with i18n.use(await _language(seat)):
             return _gone(seat, as_json=True)
-    group = sources.slots.take(address_of(request))
-    if group is None:  # over a limit: refused at once, the connection closed (server.py)
-        too_many = sources.slots.open >= sources.slots.total
-        refusal = web.Response(text=t("web.busy" if too_many else "web.too_many"), status=429)
-        refusal.force_close()
-        return refusal
+    group = sources.slots.take(stream_client(request, seat.user_id))
+    if group is None:  # over a limit: refused at once, the connection closed
+        return refused_stream(sources.slots, member=True)
     try:
         language = await _language(seat)
     except BaseException:

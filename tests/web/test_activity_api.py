@@ -268,3 +268,26 @@ async def test_watching_is_for_games_one_does_not_play_with_a_valid_session(
     await bot.web.links.set_enabled(channel.guild.id, False)
     for path in ("/state", "/events"):
         assert (await get(f"{root(bot)}/activity/s/{carols}/watch/{game_id}{path}"))[0] == 404
+
+
+async def test_streams_inside_discord_are_counted_per_member_not_per_address(
+    simcord_env, simcord_bot, fake_discord
+):
+    """Inside Discord every member's requests come through Discord's proxy, from its
+    addresses (here all from 127.0.0.1). Before, the limit per client counted them by
+    address: the ninth watcher of a game night got "too many pages from your address"."""
+    env, bot = simcord_env, simcord_bot
+    _, (_alice, _bob, carol, dave), game_id = await start(env, bot, ("alice", "bob", "carol", "dave"))
+    bot.web.sources.slots.per_group = 1
+    sessions = [(await sign_in(bot, fake_discord.grant(m.id)))[1]["session"] for m in (carol, dave)]
+    watch = [f"{root(bot)}/activity/s/{session}/watch/{game_id}/events" for session in sessions]
+    async with aiohttp.ClientSession() as client:
+        carols = await client.get(watch[0])
+        daves = await client.get(watch[1])  # another member, the same address
+        again = await client.get(watch[0])  # the same member's second page
+        try:
+            assert [carols.status, daves.status] == [200, 200]
+            assert again.status == 429 and await again.text() == t("web.too_many.member")
+        finally:
+            for response in (carols, daves, again):
+                response.close()

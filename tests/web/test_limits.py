@@ -184,6 +184,23 @@ async def test_ipv6_clients_are_counted_per_64(site: Site) -> None:
             response.close()
 
 
+async def test_a_seat_s_streams_are_counted_against_its_member(site: Site) -> None:
+    """A seat's link names its member: their pages count against them, wherever they
+    come from, and not against the address (a proxy's, Discord's) they share."""
+    assert site.web.sources is not None and site.web.links is not None
+    site.web.sources.slots.per_group = 1
+    seats = [site.url(site.web.links.seat(site.live, seat)) + "/events" for seat in (0, 1)]
+    async with aiohttp.ClientSession() as session:
+        first = await _open(session, seats[0], "203.0.113.7")
+        second = await _open(session, seats[1], "203.0.113.7")  # the other member, one address
+        watcher = await _open(session, site.events, "203.0.113.7")  # nobody known: by address
+        elsewhere = await _open(session, seats[0], "198.51.100.1")  # the first member again
+        assert [first.status, second.status, watcher.status] == [200, 200, 200]
+        assert elsewhere.status == 429 and "too many live pages" in await elsewhere.text()
+        for response in (first, second, watcher, elsewhere):
+            response.close()
+
+
 class CountingGames:
     """The pages' games, counting the reads."""
 

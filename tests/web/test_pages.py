@@ -146,7 +146,7 @@ async def test_forged_and_foreign_links_are_404(simcord_env, simcord_bot):
     assert status == 200
 
 
-async def test_event_streams_per_address_are_limited(simcord_env, simcord_bot):
+async def test_event_streams_per_client_are_limited(simcord_env, simcord_bot):
     env, bot = simcord_env, simcord_bot
     _, channel, (alice, bob) = setup_members(env)
     game_id = await challenge_and_accept(env, channel, alice, bob)
