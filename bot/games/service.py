@@ -343,32 +343,29 @@ class GameService:
     ) -> MoveOutcome:
         """``user_id`` gives up; the opponent wins. ``reason``: "resigned", or "withdrawn"
         and "kicked" for a player who left the game's tournament or was removed from it."""
-        return await _to_the_end(self._resign(game_id, user_id, expected_version, reason))
-
-    async def _resign(
-        self, game_id: int, user_id: int, expected_version: int | None, reason: GivingUp
-    ) -> MoveOutcome:
-        def step(record: LiveGame) -> tuple[Game, list[Applied]]:
-            game = record.game.clone()
-            applied = GIVE_UP[reason](game, record.require_player(user_id))
-            return game, [applied] if applied is not None else []
-
-        outcome = await self._change(game_id, expected_version, step)
-        log.info("Game %d: player %d %s", game_id, outcome.game.require_player(user_id), reason)
-        return outcome
+        loser: Callable[[LiveGame], int] = lambda record: record.require_player(user_id)  # noqa: E731
+        return await _to_the_end(self._end(game_id, loser, GIVE_UP[reason], expected_version))
 
     async def forfeit(self, game_id: int, player: int, *, expected_version: int | None = None) -> MoveOutcome:
         """Engine ``player`` loses on time (reason "timeout")."""
-        return await _to_the_end(self._forfeit(game_id, player, expected_version))
+        return await _to_the_end(self._end(game_id, lambda _record: player, Game.forfeit, expected_version))
 
-    async def _forfeit(self, game_id: int, player: int, expected_version: int | None) -> MoveOutcome:
+    async def _end(
+        self,
+        game_id: int,
+        loser: Callable[[LiveGame], int],
+        end: Callable[[Game, int], Applied],
+        expected_version: int | None,
+    ) -> MoveOutcome:
+        """The game ended by ``end`` (``Game.resign``, ``Game.forfeit``, ...), lost by the
+        engine player ``loser`` names in the game's record."""
+
         def step(record: LiveGame) -> tuple[Game, list[Applied]]:
             game = record.game.clone()
-            applied = game.forfeit(player)
-            return game, [applied] if applied is not None else []
+            return game, [end(game, loser(record))]
 
         outcome = await self._change(game_id, expected_version, step)
-        log.info("Game %d: player %d forfeited on time", game_id, player)
+        log.info("Game %d: player %d lost (%s)", game_id, loser(outcome.game), end.__name__)
         return outcome
 
     async def forfeit_overdue(self, now: float | None = None) -> list[MoveOutcome]:
