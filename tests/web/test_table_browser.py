@@ -148,3 +148,29 @@ async def test_a_stale_table_says_so_and_shows_the_game_as_it_is(simcord_env, si
     response = await forged.goto(other)
     assert response is not None and response.status == 404
     assert errors == [], errors
+
+
+async def test_a_seat_page_over_its_member_s_limit_waits_then_follows(simcord_env, simcord_bot, browser):
+    """A member's live pages are limited (8; here 1). A seat page over it is refused: it
+    says it is reconnecting, shows the table as it is meanwhile, tries again after a
+    growing delay, and follows the game once the member closes another page."""
+    env, bot = simcord_env, simcord_bot
+    _, channel, (alice, bob) = setup_members(env)
+    game_id = await challenge_and_accept(env, channel, alice, bob)
+    bot.web.sources.slots.per_group = 1
+    url = bot.web.links.seat(game_id, 0)
+    errors: list[str] = []
+    first = await open_seat(browser, url, errors)
+    await expect(first.locator("#connection")).to_have_attribute("class", "online")
+    second = await open_seat(browser, url, errors)
+    await expect(second.locator("#connection")).to_have_attribute("class", "offline", timeout=WAIT)
+    await expect(second.locator("#connection")).to_have_text("Connection lost: reconnecting...")
+    await first.context.close()  # the member closes the other page: its place is free
+    await expect(second.locator("#connection")).to_have_attribute("class", "online", timeout=4 * WAIT)
+    # Live again: a move made elsewhere reaches the page without a reload.
+    record = await bot.service.get(game_id)
+    mover = record.current_player
+    move = record.game.view(mover).legal_moves()[0]
+    moved = await bot.service.apply(game_id, record.players[mover], move)
+    await shows(second, moved.game.version)
+    assert errors == [], errors

@@ -1,15 +1,21 @@
 // Following a game's public event stream (bot/web/server.py: /watch/.../events), and
 // reconnecting by itself when the stream is refused (429: too many pages from one
 // address) or lost (the server restarts, a proxy answers 502). Every stream starts with
-// the game as it is now, so a reconnected page catches up. The spectator's view uses it
-// (ui/src/spectator.ts): moved here from the old watch page's script, not copied.
+// the game as it is now, so a reconnected page catches up. The spectator's view
+// (ui/src/spectator.ts, "game" events) and a player's seat (ui/src/table_view.ts, "state"
+// events, the seat's own stream) use it.
 
 /** The connection as a page shows it: live, reconnecting, refused (counting down), over. */
 export type Connection = "live" | "reconnecting" | "refused" | "over";
 
 export interface Listener {
-  game(data: unknown): void; // a "game" event: the state now
+  game(data: unknown): void; // the state now (the event named by FollowOptions.event)
   connection(state: Connection, seconds?: number): void;
+}
+
+export interface FollowOptions {
+  signal?: AbortSignal; // aborted: the page left the game
+  event?: string; // the name of the events that carry the state: "game" (the spectator's)
 }
 
 const RETRY_FIRST = 1000; // ms before the first retry; doubled each time, up to RETRY_MOST
@@ -58,10 +64,11 @@ async function readStream(body: ReadableStream<Uint8Array>, onEvent: (name: stri
 }
 
 /** Follows the game at ``url`` (read again before each connection: a URL may carry a
- * session that is renewed meanwhile) until it is over or ``signal`` aborts; on a refused
- * or lost stream tries again after a growing, jittered delay, saying so through
+ * session that is renewed meanwhile) until it is over or ``options.signal`` aborts; on a
+ * refused or lost stream tries again after a growing, jittered delay, saying so through
  * ``listener.connection``. */
-export async function follow(url: string | (() => string), listener: Listener, signal?: AbortSignal): Promise<void> {
+export async function follow(url: string | (() => string), listener: Listener, options: FollowOptions = {}): Promise<void> {
+  const { signal, event = "game" } = options;
   let attempt = 0;
   let over = false;
   while (!over) {
@@ -73,7 +80,7 @@ export async function follow(url: string | (() => string), listener: Listener, s
       const response = await fetch(address, { headers: { Accept: "text/event-stream" }, cache: "no-store", credentials: "omit", signal });
       if (response.ok && response.body) {
         await readStream(response.body, (name, text) => {
-          if (name === "game") {
+          if (name === event) {
             const data = JSON.parse(text) as { over?: boolean };
             listener.game(data);
             attempt = 0;

@@ -199,6 +199,6 @@ export async function mountSpectator(
         showConnection();
       },
     },
-    signal,
+    { signal },
   );
 }

@@ -9,6 +9,7 @@
 
 import { type Attrs, type Child, cardFace, deadlineLine, deckParts, discardsLine, drawStone as drawStoneOf, el, handLine, ownerMark, translator } from "./board";
 import type { CardData, MoveData, State, StoneData, Texts } from "./model";
+import { follow } from "./follow";
 import { type Step, IDLE, movesOfCard, returnMove, targetsOf } from "./steps";
 
 export interface PageData {
@@ -33,7 +34,6 @@ export function mountTable(data: PageData, main: HTMLElement): void {
   let hint = "";
   let hintMove: MoveData | null = null; // the AI's suggestion, marked on the board
   let connection: "online" | "offline" = "online";
-  let closed = false;
 
 
   const t = translator(texts);
@@ -409,38 +409,32 @@ export function mountTable(data: PageData, main: HTMLElement): void {
 
   // ------------------------------------------------------------------ the stream
 
-  let stream: EventSource | null = null;
-  let retry = 1000;
+  // The seat's own event stream, followed as the spectator's is (ui/src/follow.ts):
+  // refused (429) or lost, it is tried again after a growing, jittered delay, at the
+  // path read anew each time (the Activity's session is renewed in it).
+  const following = new AbortController();
 
   function startStream(): void {
-    if (closed) return;
-    stream = new EventSource(`${base()}/events`);
-    stream.addEventListener("open", () => {
-      retry = 1000;
-      if (connection !== "online") {
-        connection = "online";
-        render();
-      }
-    });
-    stream.addEventListener("state", (event) => {
-      take(JSON.parse((event as MessageEvent<string>).data) as State);
-    });
-    stream.addEventListener("end", () => stopStream());
-    stream.addEventListener("error", () => {
-      if (closed) return;
-      connection = "offline";
-      render();
-      if (stream && stream.readyState === EventSource.CLOSED) {
-        // Refused (too many pages, the server restarting behind a proxy): try again
-        // later, and read the state meanwhile.
-        stream = null;
-        window.setTimeout(() => {
-          void refresh();
-          startStream();
-        }, retry);
-        retry = Math.min(retry * 2, 30000);
-      }
-    });
+    void follow(
+      () => `${base()}/events`,
+      {
+        game(next) {
+          take(next as State);
+        },
+        connection(now) {
+          if (now === "over") {
+            stopStream();
+            return;
+          }
+          const next = now === "live" ? "online" : "offline";
+          if (next === connection) return;
+          connection = next;
+          render();
+          if (next === "offline") void refresh(); // the table as it is, meanwhile
+        },
+      },
+      { signal: following.signal, event: "state" },
+    );
   }
 
   let toldOver = false;
@@ -452,9 +446,7 @@ export function mountTable(data: PageData, main: HTMLElement): void {
 
   function stopStream(): void {
     tellOver();
-    closed = true;
-    stream?.close();
-    stream = null;
+    following.abort();
   }
 
   document.addEventListener("keydown", (event) => {
