@@ -24,12 +24,11 @@ from discord.ext import commands
 
 from bot.app import SchottenBot
 from bot.community.styles import STYLES, parse_style
-from bot.games.errors import GameNotFound, ServiceError
+from bot.games.errors import ServiceError
 from bot.games.live import LiveGame
 from bot.games.opponent import DEFAULT_LEVEL
 from bot.text import i18n
 from bot.text.catalogue import t
-from bot.text.render import code_block, render_board
 from cogs import choices, tournaments
 from cogs.history import (
     audience_of,
@@ -40,16 +39,13 @@ from cogs.history import (
 )
 from cogs.leaderboard import leaderboard_message, leaderboard_page, stats_text
 from cogs.settings import settings_command
-from cogs.table import activity_lobby, lobby, requests
-from cogs.table.messages import Picture, in_code, in_text
+from cogs.table import activity_lobby, lobby, overview, requests
 from cogs.table.publisher import Publisher
-from cogs.table.requests import ShowTextButton
 from cogs.timers import Timers
 from cogs.ui import Interaction
-from cogs.ui.components import buttons, every
+from cogs.ui.components import every
 from cogs.ui.links import with_link
 from cogs.ui.replies import (
-    MAX_MESSAGE,
     answer,
     answer_public,
     committed,
@@ -386,55 +382,12 @@ class Schotten(commands.GroupCog, group_name=cmd("schotten"), group_description=
     @app_commands.autocomplete(game=choices.games)
     async def board(self, interaction: Interaction, game: int | None = None) -> None:
         await defer_early(interaction)  # before the database: answered within 3 s
-        record = await self._game(interaction, game)
-        player = record.player_of(interaction.user.id)
-        if player is None and (record.guild_id is None or record.guild_id != interaction.guild_id):
-            # Only the game's own server, or its players, may look: ids are sequential.
-            raise GameNotFound(record.id)
-        names = await self.publisher.names(record)
-        if await self.bot.styles.for_user(interaction.user.id) == "picture":
-            # The public view, from the caller's side when they play; the text a click away.
-            side = player if player is not None else 0
-            data = await self.bot.pictures.board(
-                record.game.public_view(), names, game_id=record.id, bottom=side, you=player
-            )
-            picture = Picture(
-                data, f"board-{record.id}-{record.version}.png", t("picture.board_alt", game_id=record.id)
-            )
-            text_button = buttons(ShowTextButton(record.id, record.version, "b"))
-            message = await answer(interaction, "", view=text_button, file=picture.file())
-            await requests.bind_private(interaction, message, record.id)
-            return
-        # Public information only, from the caller's side when they play.
-        view = record.game.view(player if player is not None else 0)
-        text = code_block(render_board(view, in_code(names), game_id=record.id))
-        await answer(interaction, text)
+        await overview.show_board(interaction, await self._game(interaction, game))
 
     @app_commands.command(name=cmd("games"), description=ls("cmd.games"))
     async def games(self, interaction: Interaction) -> None:
         await defer_early(interaction)  # before the database: answered within 3 s
-        records = await self.bot.service.active_games_for(interaction.user.id)
-        if not records:
-            await answer(interaction, t("games.none"))
-            return
-        lines = [t("games.header")]
-        size = len(lines[0])
-        for shown, record in enumerate(records):
-            player = record.player_of(interaction.user.id) or 0
-            opponent = in_text(await self.publisher.names(record))[1 - player]
-            place = f"<#{record.channel_id}>" if record.guild_id else t("games.dm_place")
-            turn = t("games.your_turn") if record.current_player == player else t("games.their_turn")
-            line = t("games.line", game_id=record.id, opponent=opponent, place=place, turn=turn)
-            # Discord refuses a message over 2,000 characters: room is kept for the
-            # line that says how many more there are, unless this is the last game.
-            left = len(records) - shown - 1
-            room = size + 1 + len(line) + (1 + len(t("games.more", n=left)) if left else 0)
-            if room > MAX_MESSAGE:
-                lines.append(t("games.more", n=left + 1))
-                break
-            lines.append(line)
-            size += 1 + len(line)
-        await answer(interaction, "\n".join(lines))
+        await overview.list_games(interaction)
 
     @app_commands.command(name=cmd("rules"), description=ls("cmd.rules"))
     @app_commands.rename(topic=opt("topic"))
