@@ -64,7 +64,7 @@ class Refusals:
 
 @dataclass
 class StreamSlots:
-    """The open event streams: in all and per address group."""
+    """The open event streams: in all and per client (``inputs.stream_client``)."""
 
     refusals: Refusals
     total: int = DEFAULT_MAX_STREAMS
