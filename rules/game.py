@@ -242,7 +242,7 @@ class Game(Tactics, Serializable):
         if handler is None:
             if isinstance(move, str):
                 return self.apply(parse_log_move(move, max_value=self._rules.max_value), player)
-            if isinstance(move, (Resign, Forfeit, Withdraw, Kick)):
+            if isinstance(move, Ending):
                 return self._end_by(self._current if player is None else player, _END_REASON[type(move)])
             raise errors.NotationError(str(move), what="move")
         if self._result is not None:
